@@ -1,0 +1,49 @@
+// Everything the build publishes, computed once from the content. The Astro endpoints only serialise it.
+import type { Config } from "../config.ts";
+import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
+import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
+import { renderOpenApi } from "../domain/openapi.ts";
+import { publishDataset } from "../domain/publish-reviews.ts";
+import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
+import { validateContent } from "../domain/validate-content.ts";
+import { readContent } from "./read-content.ts";
+
+export interface SiteData {
+  baseUrl: string;
+  dataset: ReviewsDataset;
+  jsonFeed: JsonFeed;
+  atom: string;
+  openapi: object;
+}
+
+export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL">): Promise<SiteData> {
+  const raw = await readContent(config.CONTENT_DIR);
+  const content = validateContent(raw.business, raw.reviews);
+  const dataset = publishDataset(content);
+  const baseUrl = config.BASE_URL;
+  return {
+    baseUrl,
+    dataset,
+    jsonFeed: renderJsonFeed(dataset, baseUrl),
+    atom: renderAtomFeed(dataset, baseUrl),
+    openapi: renderOpenApi(dataset.business, baseUrl),
+  };
+}
+
+// The build script computes the site before Astro runs (so content errors are reported plainly and only once)
+// and hands it over here; Astro loads this module through Vite, so a module-level variable would not be shared.
+const HANDOFF = Symbol.for("reviews-publication-service.site-data");
+
+export function handOver(site: SiteData): void {
+  (globalThis as Record<symbol, unknown>)[HANDOFF] = site;
+}
+
+let pending: Promise<SiteData> | undefined;
+
+/** The site for Astro endpoints and pages: the handed-over one, or computed from the environment (astro dev). */
+export function getSiteData(): Promise<SiteData> {
+  const handed = (globalThis as Record<symbol, unknown>)[HANDOFF] as SiteData | undefined;
+  if (handed) return Promise.resolve(handed);
+  pending ??= import("../config.ts").then(({ loadConfig }) => computeSite(loadConfig()));
+  return pending;
+}

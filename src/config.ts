@@ -1,0 +1,52 @@
+// The one place that reads process.env. Everything else receives a Config.
+import * as z from "zod";
+
+const csv = (s: string) =>
+  s
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    BASE_URL: z
+      .url({ protocol: /^https?$/ })
+      .default("http://localhost:4321")
+      .transform((u) => u.replace(/\/+$/, "")),
+    CONTENT_DIR: z.string().min(1).default("content"),
+    DIST_DIR: z.string().min(1).default("dist"),
+    DATA_DIR: z.string().min(1).default(".data"),
+    HUB_CALLBACK_ALLOWLIST: z.string().default("").transform(csv),
+    HUB_LEASE_DEFAULT_SECONDS: positiveInt.default(864000),
+    HUB_LEASE_MIN_SECONDS: positiveInt.default(300),
+    HUB_LEASE_MAX_SECONDS: positiveInt.default(2592000),
+    HUB_RETRY_DELAYS_MS: z
+      .string()
+      .default("60000,300000")
+      .transform(csv)
+      .pipe(z.array(z.string().regex(/^\d+$/, "must be a comma-separated list of milliseconds").transform(Number))),
+    HUB_TIMEOUT_MS: positiveInt.default(10000),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  })
+  .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
+    message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",
+  });
+
+export type Config = Readonly<z.infer<typeof ConfigSchema>>;
+
+/** Parses an environment (default: process.env); throws one readable message listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(ConfigSchema.shape).flatMap((k) => (env[k] === undefined || env[k] === "" ? [] : [[k, env[k]]])),
+  );
+  const parsed = ConfigSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "config"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,132 @@
+// Which catalog entries a text mentions. Technicians by full name, nickname, first name (+ initial) and
+// one-letter misspellings; services and service areas by name or alias (longest first) or postal code.
+import type { BusinessContent } from "../schemas/content.ts";
+import names from "./lexicon/names.json" with { type: "json" };
+import { sentences } from "./segment.ts";
+import { normalizeWord, PhraseTable, type Token, tokenize } from "./tokenize.ts";
+
+const commonWordNames = new Set(names.common_word_names);
+// "was"/"is"/"has"/"had" after a noun-like name are ambiguous ("Bill was high"); after a modal one they are not.
+const AMBIGUOUS_VERBS = new Set(["was", "is", "has", "had"]);
+const nameVerbs = new Set(names.name_verbs);
+const modalNames = new Set(names.modal_names);
+
+export interface Mentions {
+  technicians: string[];
+  services: string[];
+  service_areas: string[];
+}
+
+export interface CatalogMatcher {
+  technicianPhrases: PhraseTable<string>;
+  /** Single-token names (first names, one-word nicknames, surnames) to technician id; ambiguous keys removed. */
+  technicianWords: Map<string, { id: string; initial: string }>;
+  services: PhraseTable<string>;
+  areas: PhraseTable<string>;
+}
+
+/** Damerau (optimal string alignment) distance, stopping early above 1. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length] <= 1;
+}
+
+export function buildMatcher(business: BusinessContent): CatalogMatcher {
+  const techPhrases: [string, string][] = [];
+  const words = new Map<string, { id: string; initial: string }>();
+  const ambiguous = new Set<string>();
+  for (const t of business.technicians) {
+    const nameTokens = tokenize(t.name).map((x) => x.norm);
+    const initial = nameTokens.at(-1)?.[0] ?? "";
+    for (const n of [t.name, ...(t.aliases ?? [])]) {
+      const toks = tokenize(n).map((x) => x.norm);
+      if (toks.length > 1) techPhrases.push([n, t.id]);
+    }
+    const singles = new Set([nameTokens[0], ...(t.aliases ?? []).map(normalizeWord).filter((a) => !/\s/.test(a))]);
+    if (nameTokens.length > 1) singles.add(nameTokens[nameTokens.length - 1]);
+    for (const w of singles) {
+      const prev = words.get(w);
+      if (prev && prev.id !== t.id) ambiguous.add(w);
+      else words.set(w, { id: t.id, initial });
+    }
+  }
+  for (const w of ambiguous) words.delete(w);
+  const catalog = (entries: { id: string; name: string; aliases?: string[]; postal_codes?: string[] }[]) =>
+    new PhraseTable<string>(
+      entries.flatMap((e) =>
+        [e.name, ...(e.aliases ?? []), ...(e.postal_codes ?? [])].map((n) => [n, e.id] as [string, string]),
+      ),
+    );
+  return {
+    technicianPhrases: new PhraseTable(techPhrases),
+    technicianWords: words,
+    services: catalog(business.services),
+    areas: catalog(business.service_areas),
+  };
+}
+
+function isCapitalised(raw: string): boolean {
+  return /^\p{Lu}/u.test(raw);
+}
+
+function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
+  const tok = tokens[i];
+  const next = tokens[i + 1];
+  const entry = m.technicianWords.get(tok.norm);
+  if (entry) {
+    if (!commonWordNames.has(tok.norm)) return entry.id;
+    if (!isCapitalised(tok.raw)) return undefined;
+    const followedByName = next !== undefined && isCapitalised(next.raw) && next.norm[0] === entry.initial;
+    const verbCue =
+      next !== undefined && nameVerbs.has(next.norm) && (!AMBIGUOUS_VERBS.has(next.norm) || modalNames.has(tok.norm));
+    if (!sentenceStart || followedByName || verbCue) return entry.id;
+    return undefined;
+  }
+  if (tok.norm.length < 5 || !isCapitalised(tok.raw) || sentenceStart) return undefined;
+  let found: string | undefined;
+  for (const [name, e] of m.technicianWords) {
+    if (name.length >= 5 && !commonWordNames.has(name) && withinOneEdit(tok.norm, name)) {
+      if (found && found !== e.id) return undefined;
+      found = e.id;
+    }
+  }
+  return found;
+}
+
+export function findMentions(m: CatalogMatcher, text: string): Mentions {
+  const technicians = new Set<string>();
+  const services = new Set<string>();
+  const areas = new Set<string>();
+  for (const sentence of sentences(text)) {
+    const tokens = tokenize(sentence.text, sentence.start);
+    for (let i = 0; i < tokens.length; i++) {
+      const phrase = m.technicianPhrases.match(tokens, i);
+      if (phrase) {
+        technicians.add(phrase.value);
+        i += phrase.length - 1;
+        continue;
+      }
+      const tech = technicianAt(m, tokens, i, i === 0);
+      if (tech) technicians.add(tech);
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      const s = m.services.match(tokens, i);
+      if (s) services.add(s.value);
+      const a = m.areas.match(tokens, i);
+      if (a) areas.add(a.value);
+      const skip = Math.max(s?.length ?? 1, a?.length ?? 1);
+      i += skip - 1;
+    }
+  }
+  return { technicians: [...technicians], services: [...services], service_areas: [...areas] };
+}

@@ -1,0 +1,69 @@
+// What both feeds say about one review: a title, an HTML rendering and links. Feeds never carry generated text.
+import type { Business, ReviewRecord } from "../schemas/published.ts";
+import { escapeHtml } from "./escape.ts";
+
+export const FEED_SIZE = 50;
+
+export interface FeedLinks {
+  baseUrl: string;
+  hubUrl: string;
+}
+
+export const feedUrls = (baseUrl: string) => ({
+  atom: `${baseUrl}/feed.xml`,
+  json: `${baseUrl}/api/feed.json`,
+  dataset: `${baseUrl}/reviews.json`,
+  hub: `${baseUrl}/api/websub/hub`,
+  home: `${baseUrl}/`,
+});
+
+export function reviewUrl(baseUrl: string, id: string): string {
+  return `${baseUrl}/#review-${encodeURIComponent(id)}`;
+}
+
+export function feedTitle(business: Business): string {
+  return `${business.name}: customer reviews`;
+}
+
+export function itemTitle(r: ReviewRecord): string {
+  const stars = `${r.rating}/5`;
+  return r.title ? `${stars}: ${r.title}` : `${stars} from ${r.author}`;
+}
+
+function paragraphs(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+export function itemText(r: ReviewRecord, business: Business): string {
+  const lines = [`Rating: ${r.rating} of 5`, r.text];
+  if (r.response) lines.push(`Response from ${business.name} (${r.response.date}): ${r.response.text}`);
+  return lines.filter(Boolean).join("\n\n");
+}
+
+export function itemHtml(r: ReviewRecord, business: Business): string {
+  const parts = [`<p>Rating: ${r.rating} of 5</p>`, paragraphs(r.text)];
+  if (r.response) {
+    parts.push(
+      `<blockquote><p>Response from ${escapeHtml(business.name)} (${r.response.date}):</p>${paragraphs(r.response.text)}</blockquote>`,
+    );
+  }
+  return parts.join("");
+}
+
+export function itemTags(r: ReviewRecord): string[] {
+  return [
+    `rating:${r.rating}`,
+    ...r.mentions.services.map((s) => `service:${s}`),
+    ...r.mentions.technicians.map((t) => `technician:${t}`),
+    ...r.mentions.service_areas.map((a) => `area:${a}`),
+  ];
+}
+
+export function publishedAt(r: ReviewRecord): string {
+  return `${r.date}T00:00:00Z`;
+}

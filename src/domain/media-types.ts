@@ -1,0 +1,28 @@
+// Content types of published files (DECISIONS.md): Astro does not record them, so the manifest does.
+const BY_EXTENSION: Record<string, string> = {
+  ".json": "application/json; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".ico": "image/x-icon",
+  ".png": "image/png",
+  ".webp": "image/webp",
+  ".woff2": "font/woff2",
+};
+
+const BY_PATH: Record<string, string> = {
+  "/feed.xml": "application/atom+xml; charset=utf-8",
+};
+
+export function mediaTypeOf(urlPath: string): string {
+  if (BY_PATH[urlPath]) return BY_PATH[urlPath];
+  const ext = urlPath.slice(urlPath.lastIndexOf(".")).toLowerCase();
+  return BY_EXTENSION[ext] ?? "application/octet-stream";
+}
+
+export function isCompressible(mediaType: string): boolean {
+  return /^(text\/|application\/(json|atom\+xml|xml)|image\/svg\+xml)/.test(mediaType);
+}

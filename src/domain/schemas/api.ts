@@ -1,0 +1,66 @@
+// Request and response schemas of the dynamic read API; the MCP tools use the same ones.
+import * as z from "zod";
+import { IsoDate } from "./common.ts";
+import { ReviewRecord } from "./published.ts";
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+export const QUERY_MAX_LENGTH = 200;
+
+const name = z.string().trim().min(1).max(100);
+
+export const SearchParams = z
+  .strictObject({
+    rating: z.coerce.number().int().min(1).max(5).optional().describe("Exact star rating"),
+    min_rating: z.coerce.number().min(1).max(5).optional().describe("Minimum star rating, inclusive"),
+    since: IsoDate.optional().describe("Only reviews on or after this date"),
+    until: IsoDate.optional().describe("Only reviews on or before this date"),
+    query: z
+      .string()
+      .min(1)
+      .max(QUERY_MAX_LENGTH)
+      .optional()
+      .describe("Case-insensitive substring of the title or text (NFKC-normalised); results ordered by relevance"),
+    mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
+    mentions_service: name.optional().describe("Service id, any case"),
+    limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe("Page size"),
+    cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
+  })
+  .refine((p) => !p.since || !p.until || p.since <= p.until, {
+    path: ["since"],
+    message: "since must not be after until",
+  });
+export type SearchParams = z.output<typeof SearchParams>;
+
+export const SearchResult = z
+  .object({
+    total: z.int().min(0).describe("Number of reviews matching the filters, over all pages"),
+    count: z.int().min(0).describe("Number of reviews on this page"),
+    limit: z.int(),
+    reviews: z.array(ReviewRecord),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+  })
+  .meta({ id: "SearchResult" });
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const SinceParams = z.strictObject({ date: IsoDate.describe("Reviews on or after this date") });
+
+export const SinceResult = z
+  .object({ since: IsoDate, count: z.int().min(0), reviews: z.array(ReviewRecord).describe("Oldest first") })
+  .meta({ id: "SinceResult" });
+export type SinceResult = z.infer<typeof SinceResult>;
+
+export const Issue = z
+  .object({
+    path: z.array(z.union([z.string(), z.number()])),
+    code: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: "Issue" });
+export type Issue = z.infer<typeof Issue>;
+
+export const IssuesBody = z.object({ issues: z.array(Issue).min(1) }).meta({ id: "Issues" });
+
+export const ErrorBody = z
+  .object({ error: z.string(), message: z.string() })
+  .meta({ id: "Error", description: "Any non-validation error of the JSON API" });

@@ -1,0 +1,32 @@
+import type * as z from "zod";
+import type { Issue } from "../schemas/api.ts";
+
+/** zod issues -> the published `issues` shape, one issue per parameter problem. */
+export function toIssues(error: z.ZodError): Issue[] {
+  return error.issues.flatMap((i): Issue[] => {
+    if (i.code === "unrecognized_keys") {
+      return i.keys.map((k) => ({ path: [k], code: "unknown_parameter", message: `unknown parameter ${k}` }));
+    }
+    return [{ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), code: i.code, message: i.message }];
+  });
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/**
+ * Validates a raw query (string values; arrays where a parameter repeats) against a schema.
+ * A repeated parameter is an issue of its own rather than a silent pick of one value.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): Parsed<z.output<S>> {
+  const issues: Issue[] = [];
+  const single: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (Array.isArray(v))
+      issues.push({ path: [k], code: "repeated_parameter", message: `parameter ${k} is given more than once` });
+    else single[k] = v;
+  }
+  const parsed = schema.safeParse(single);
+  if (!parsed.success) issues.push(...toIssues(parsed.error));
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: (parsed as { data: z.output<S> }).data };
+}

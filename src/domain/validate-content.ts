@@ -1,0 +1,97 @@
+// Turns the raw files of CONTENT_DIR into validated content, or one ContentError listing every problem.
+import type * as z from "zod";
+import { ContentError, type ContentProblem } from "./content-errors.ts";
+import { BusinessContent, ReviewContent } from "./schemas/content.ts";
+
+export interface RawFile {
+  /** Path relative to CONTENT_DIR, with forward slashes. */
+  path: string;
+  text: string;
+}
+
+export interface ValidContent {
+  business: BusinessContent;
+  reviews: { id: string; file: string; content: ReviewContent }[];
+}
+
+const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
+  try {
+    return JSON.parse(file.text);
+  } catch (e) {
+    problems.push({ file: file.path, field: "", reason: `not valid JSON (${(e as Error).message})` });
+    return undefined;
+  }
+}
+
+function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
+  return error.issues.map((i) => ({
+    file,
+    field: i.path.join(".") || ("keys" in i ? i.keys.join(", ") : ""),
+    reason:
+      i.code === "unrecognized_keys" ? `unknown field${i.keys.length > 1 ? "s" : ""} ${i.keys.join(", ")}` : i.message,
+  }));
+}
+
+/** Resolves a catalog reference (id, name or alias, any case) to an id. */
+export function catalogLookup(entries: readonly { id: string; name: string; aliases?: string[] }[]) {
+  const map = new Map<string, string>();
+  for (const e of entries) {
+    for (const key of [e.id, e.name, ...(e.aliases ?? [])]) map.set(key.normalize("NFKC").toLowerCase(), e.id);
+  }
+  return (ref: string) => map.get(ref.normalize("NFKC").toLowerCase());
+}
+
+export function validateContent(businessFile: RawFile, reviewFiles: readonly RawFile[]): ValidContent {
+  const problems: ContentProblem[] = [];
+  const businessJson = parseJson(businessFile, problems);
+  const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
+  if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error));
+  const lookups = business?.success
+    ? {
+        technicians: catalogLookup(business.data.technicians),
+        services: catalogLookup(business.data.services),
+        service_areas: catalogLookup(business.data.service_areas),
+      }
+    : undefined;
+
+  const reviews: ValidContent["reviews"] = [];
+  const seen = new Map<string, string>();
+  for (const file of [...reviewFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const id = file.path.replace(/^.*\//, "").replace(/\.json$/, "");
+    if (!REVIEW_ID.test(id)) {
+      problems.push({ file: file.path, field: "", reason: `file name must match ${REVIEW_ID.source} plus .json` });
+      continue;
+    }
+    const other = seen.get(id);
+    if (other) {
+      problems.push({ file: file.path, field: "", reason: `review id ${id} is also used by ${other}` });
+      continue;
+    }
+    seen.set(id, file.path);
+    const json = parseJson(file, problems);
+    if (json === undefined) continue;
+    const parsed = ReviewContent.safeParse(json);
+    if (!parsed.success) {
+      problems.push(...zodProblems(file.path, parsed.error));
+      continue;
+    }
+    if (lookups) {
+      for (const kind of ["technicians", "services", "service_areas"] as const) {
+        for (const [i, ref] of (parsed.data[kind] ?? []).entries()) {
+          if (!lookups[kind](ref)) {
+            problems.push({
+              file: file.path,
+              field: `${kind}.${i}`,
+              reason: `unknown ${kind.replace("_", " ")} "${ref}" (not in business.json)`,
+            });
+          }
+        }
+      }
+    }
+    reviews.push({ id, file: file.path, content: parsed.data });
+  }
+  if (problems.length > 0 || !business?.success) throw new ContentError(problems);
+  return { business: business.data, reviews };
+}
