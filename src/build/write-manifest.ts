@@ -28,7 +28,7 @@ export async function writeManifest(
   for (const file of files) {
     const bytes = await readFile(join(outDir, file));
     const urlPath = urlPathOf(file);
-    const type = mediaTypeOf(urlPath);
+    const type = mediaTypeOf(urlPath, file);
     const entry: ManifestEntry = { file, type, sha256: sha256Hex(bytes), size: bytes.length, encodings: {} };
     if (isCompressible(type) && bytes.length >= 256) {
       const variants = [

@@ -17,9 +17,10 @@ const BY_PATH: Record<string, string> = {
   "/feed.xml": "application/atom+xml; charset=utf-8",
 };
 
-export function mediaTypeOf(urlPath: string): string {
+/** `file` is the path in DIST_DIR (index.html for "/"), `urlPath` where it is served. */
+export function mediaTypeOf(urlPath: string, file = urlPath): string {
   if (BY_PATH[urlPath]) return BY_PATH[urlPath];
-  const ext = urlPath.slice(urlPath.lastIndexOf(".")).toLowerCase();
+  const ext = file.slice(file.lastIndexOf(".")).toLowerCase();
   return BY_EXTENSION[ext] ?? "application/octet-stream";
 }
 

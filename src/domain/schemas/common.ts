@@ -7,7 +7,7 @@ export const Id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must match ^[a-z0-9]
 export const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
-  .refine(isRealDate, "is not a real calendar date")
+  .refine(isRealDate, "not a real calendar date")
   .meta({ format: "date", example: "2025-06-01" });
 
 export function isRealDate(s: string): boolean {

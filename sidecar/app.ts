@@ -1,0 +1,34 @@
+// Assembles the sidecar: one Express app serving the current build and the dynamic endpoints.
+import express, { type Router } from "express";
+import type { BuildStore } from "./build-store/build-store.ts";
+import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
+import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
+import type { Logger } from "./logger.ts";
+import { reviewsSearch } from "./routes/reviews-search.ts";
+import { reviewsSinceRoute } from "./routes/reviews-since.ts";
+import { staticFiles } from "./routes/static-files.ts";
+
+export interface AppDeps {
+  store: BuildStore;
+  logger: Logger;
+  /** Extra routers mounted before the 404 handler (MCP, WebSub hub). */
+  routers?: Router[];
+}
+
+export function createApp({ store, logger, routers = [] }: AppDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(urlLimit, requestLog(logger), cors);
+
+  app.get("/api/reviews/search", reviewsSearch(store));
+  app.all("/api/reviews/search", methodNotAllowed("GET, HEAD"));
+  app.get("/api/reviews/since/:date", reviewsSinceRoute(store));
+  app.all("/api/reviews/since/:date", methodNotAllowed("GET, HEAD"));
+  for (const router of routers) app.use(router);
+  app.use(staticFiles(store));
+  app.use((req, _res, next) => next(notFound(req.path)));
+  app.use(errorHandler(logger));
+  return app;
+}

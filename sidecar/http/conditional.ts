@@ -1,0 +1,23 @@
+// RFC 9110 conditional GET: If-None-Match (weak comparison) wins over If-Modified-Since.
+import type { Request } from "express";
+
+function opaque(tag: string): string {
+  return tag.trim().replace(/^W\//, "");
+}
+
+export function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  const want = opaque(etag);
+  return header.split(",").some((t) => opaque(t) === want);
+}
+
+/** True when the client's copy is current and a 304 is due. */
+export function isNotModified(req: Request, etag: string, lastModified: string | undefined): boolean {
+  const inm = req.headers["if-none-match"];
+  if (inm !== undefined) return etagMatches(inm, etag);
+  const ims = req.headers["if-modified-since"];
+  if (ims === undefined || lastModified === undefined) return false;
+  const since = Date.parse(ims);
+  if (Number.isNaN(since)) return false;
+  return Date.parse(lastModified) <= since;
+}

@@ -1,0 +1,48 @@
+// Middleware every request passes: limits, CORS, request logs.
+import type { RequestHandler } from "express";
+import type { Logger } from "../logger.ts";
+import { HttpError } from "./errors.ts";
+
+export const MAX_URL_BYTES = 2048;
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export const urlLimit: RequestHandler = (req, _res, next) => {
+  if (Buffer.byteLength(req.originalUrl) > MAX_URL_BYTES) {
+    next(new HttpError(414, "uri_too_long", `The URL is longer than ${MAX_URL_BYTES} bytes.`));
+    return;
+  }
+  next();
+};
+
+const ALLOW_HEADERS = "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
+const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
+
+/** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
+export const cors: RequestHandler = (req, res, next) => {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+  if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
+    res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE");
+    res.setHeader("Access-Control-Allow-Headers", ALLOW_HEADERS);
+    res.setHeader("Access-Control-Max-Age", "86400");
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      logger.info({
+        event: "http.request",
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,82 @@
+// npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; app.ts assembles.
+import { createServer, type Server } from "node:http";
+import { pathToFileURL } from "node:url";
+import { type Config, loadConfig } from "../src/config.ts";
+import { createApp } from "./app.ts";
+import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
+import { MAX_HEADER_BYTES } from "./http/cross-cutting.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+export interface RunningSidecar {
+  server: Server;
+  store: BuildStore;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
+  const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
+  const app = createApp({ store, logger });
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+  const url = `http://${host}:${port}`;
+  logger.info({ event: "server.listening", url, base_url: config.BASE_URL, build: store.current().manifest.build_id }, "listening");
+  return {
+    server,
+    store,
+    url,
+    async close() {
+      store.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+/** Stop accepting, let requests in flight finish (up to 10 s), close resources, exit. */
+export function exitOnSignals(sidecar: RunningSidecar, logger: Logger): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ event: "server.shutdown", signal }, "shutting down");
+    setTimeout(() => {
+      sidecar.server.closeAllConnections();
+      process.exit(0);
+    }, 10_000).unref();
+    void sidecar.close().then(() => process.exit(0));
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const logger = createLogger(config);
+  try {
+    const sidecar = await startSidecar(config, logger);
+    exitOnSignals(sidecar, logger);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const message =
+      err.code === "ENOENT" ? `No build in ${config.DIST_DIR}: run npm run build (or npm start, which builds).` : err.message;
+    logger.fatal({ event: "server.start_failed", err: message }, message);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

@@ -1,0 +1,51 @@
+// npm start: builds when DIST_DIR is missing, built for another BASE_URL or older than CONTENT_DIR, then serves.
+import { spawn } from "node:child_process";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../src/config.ts";
+import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
+import { main } from "./server.ts";
+
+const BUILD_SCRIPT = fileURLToPath(new URL("../scripts/build.ts", import.meta.url));
+
+async function newestMtime(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  let newest = (await stat(dir)).mtimeMs;
+  for (const e of entries) newest = Math.max(newest, (await stat(join(e.parentPath, e.name))).mtimeMs);
+  return newest;
+}
+
+export async function needsBuild(config: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL: string }): Promise<string | undefined> {
+  const manifestPath = join(config.DIST_DIR, MANIFEST_FILE);
+  let built: { mtimeMs: number };
+  try {
+    built = await stat(manifestPath);
+  } catch {
+    return "no build yet";
+  }
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { base_url?: string };
+  if (manifest.base_url !== config.BASE_URL) return `the build is for ${manifest.base_url}`;
+  if ((await newestMtime(config.CONTENT_DIR)) > built.mtimeMs) return "the content changed since the last build";
+  return undefined;
+}
+
+export function runBuild(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILD_SCRIPT], { stdio: "inherit" });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build failed (exit code ${code})`))));
+  });
+}
+
+const config = loadConfig();
+const reason = await needsBuild(config);
+if (reason) {
+  console.log(`building (${reason})...`);
+  try {
+    await runBuild();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+}
+await main();
