@@ -26,7 +26,10 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
-  logger.info({ event: "server.listening", url, base_url: config.BASE_URL, build: store.current().manifest.build_id }, "listening");
+  logger.info(
+    { event: "server.listening", url, base_url: config.BASE_URL, build: store.current().manifest.build_id },
+    "listening",
+  );
   return {
     server,
     store,
@@ -73,7 +76,9 @@ export async function main(): Promise<void> {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const message =
-      err.code === "ENOENT" ? `No build in ${config.DIST_DIR}: run npm run build (or npm start, which builds).` : err.message;
+      err.code === "ENOENT"
+        ? `No build in ${config.DIST_DIR}: run npm run build (or npm start, which builds).`
+        : err.message;
     logger.fatal({ event: "server.start_failed", err: message }, message);
     process.exit(1);
   }

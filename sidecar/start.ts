@@ -16,7 +16,11 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-export async function needsBuild(config: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL: string }): Promise<string | undefined> {
+export async function needsBuild(config: {
+  CONTENT_DIR: string;
+  DIST_DIR: string;
+  BASE_URL: string;
+}): Promise<string | undefined> {
   const manifestPath = join(config.DIST_DIR, MANIFEST_FILE);
   let built: { mtimeMs: number };
   try {

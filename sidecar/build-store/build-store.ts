@@ -35,7 +35,12 @@ async function loadWithRetry(distDir: string, baseUrl: string): Promise<Snapshot
   }
 }
 
-export async function createBuildStore(opts: { distDir: string; baseUrl: string; logger: Logger; watch?: boolean }): Promise<BuildStore> {
+export async function createBuildStore(opts: {
+  distDir: string;
+  baseUrl: string;
+  logger: Logger;
+  watch?: boolean;
+}): Promise<BuildStore> {
   let current = await loadWithRetry(opts.distDir, opts.baseUrl);
   const listeners: SwitchListener[] = [];
   let chain: Promise<boolean> = Promise.resolve(false);
@@ -53,14 +58,22 @@ export async function createBuildStore(opts: { distDir: string; baseUrl: string;
     const previous = current;
     current = next;
     opts.logger.info(
-      { event: "build.switched", from: previous.manifest.build_id, to: next.manifest.build_id, reviews: next.manifest.review_count },
+      {
+        event: "build.switched",
+        from: previous.manifest.build_id,
+        to: next.manifest.build_id,
+        reviews: next.manifest.review_count,
+      },
       "switched to a new build",
     );
     for (const l of listeners) {
       try {
         await l({ previous, next });
       } catch (e) {
-        opts.logger.error({ event: "build.listener_failed", err: (e as Error).message }, "a build switch listener failed");
+        opts.logger.error(
+          { event: "build.listener_failed", err: (e as Error).message },
+          "a build switch listener failed",
+        );
       }
     }
     return true;

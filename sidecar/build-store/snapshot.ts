@@ -3,7 +3,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/domain/hash.ts";
-import { type BuildManifest, MANIFEST_FILE, BuildManifest as ManifestSchema } from "../../src/domain/schemas/manifest.ts";
+import {
+  type BuildManifest,
+  MANIFEST_FILE,
+  BuildManifest as ManifestSchema,
+} from "../../src/domain/schemas/manifest.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex, type ReviewIndex } from "../../src/domain/search/review-index.ts";
 
@@ -55,9 +59,14 @@ export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Sn
   if (manifest.base_url !== baseUrl) throw new BuildMismatchError(manifest.base_url, baseUrl);
   const files = new Map<string, ServedFile>();
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
-    const served: ServedFile = { urlPath, type: entry.type, identity: await readVerified(distDir, entry.file, entry.sha256) };
+    const served: ServedFile = {
+      urlPath,
+      type: entry.type,
+      identity: await readVerified(distDir, entry.file, entry.sha256),
+    };
     if (entry.encodings.br) served.br = await readVerified(distDir, entry.encodings.br.file, entry.encodings.br.sha256);
-    if (entry.encodings.gzip) served.gzip = await readVerified(distDir, entry.encodings.gzip.file, entry.encodings.gzip.sha256);
+    if (entry.encodings.gzip)
+      served.gzip = await readVerified(distDir, entry.encodings.gzip.file, entry.encodings.gzip.sha256);
     files.set(urlPath, served);
   }
   const reviewsFile = files.get("/reviews.json");

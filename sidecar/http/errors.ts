@@ -26,15 +26,22 @@ export class ValidationError extends HttpError {
 export const notFound = (path: string) =>
   new HttpError(404, "not_found", `No resource at ${path}. The API is described at /.well-known/openapi.json.`);
 
-export const methodNotAllowed = (allow: string): RequestHandler => (req, _res, next) =>
-  next(new HttpError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }));
+export const methodNotAllowed =
+  (allow: string): RequestHandler =>
+  (req, _res, next) =>
+    next(
+      new HttpError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }),
+    );
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const e = err as Partial<HttpError> & { status?: number; statusCode?: number; type?: string; expose?: boolean };
     const status = e instanceof HttpError ? e.status : (e.status ?? e.statusCode ?? 500);
     if (res.headersSent) {
-      logger.error({ event: "http.error_after_headers", err: String(err), path: req.path }, "error after headers were sent");
+      logger.error(
+        { event: "http.error_after_headers", err: String(err), path: req.path },
+        "error after headers were sent",
+      );
       res.destroy();
       return;
     }
@@ -45,8 +52,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (status >= 500 || status < 400) {
-      logger.error({ event: "http.unhandled", method: req.method, path: req.path, err: (err as Error)?.stack ?? String(err) }, "request failed");
-      res.status(500).json({ error: "internal_error", message: "Something went wrong on our side. It has been logged." });
+      logger.error(
+        { event: "http.unhandled", method: req.method, path: req.path, err: (err as Error)?.stack ?? String(err) },
+        "request failed",
+      );
+      res
+        .status(500)
+        .json({ error: "internal_error", message: "Something went wrong on our side. It has been logged." });
       return;
     }
     // Errors from Express and body parsers (bad URL encoding, body too large, ...) carry a safe 4xx message.

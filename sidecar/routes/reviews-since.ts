@@ -24,7 +24,10 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
   const caches = new WeakMap<Snapshot, Map<string, Cached>>();
   const answer = (snapshot: Snapshot, date: string): Cached => {
     let cache = caches.get(snapshot);
-    if (!cache) caches.set(snapshot, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      caches.set(snapshot, cache);
+    }
     const hit = cache.get(date);
     if (hit) return hit;
     const result = reviewsSince(snapshot.index.oldestFirst, date);

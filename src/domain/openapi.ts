@@ -46,6 +46,7 @@ function staticGet(summary: string, description: string, mediaType: string, sche
       responses: {
         200: { description: "The resource", headers, content: { [mediaType]: { schema } } },
         304: notModified,
+        414: { $ref: "#/components/responses/UriTooLong" },
       },
     },
   };
@@ -84,7 +85,15 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       license: { name: "Reviews are published by the business; see its site", url: business.url },
     },
     servers: [{ url: baseUrl }],
-    tags: [{ name: "datasets" }, { name: "reviews" }, { name: "feeds" }, { name: "mcp" }, { name: "websub" }],
+    tags: [
+      {
+        name: "datasets",
+        description: "Static files prebuilt from the content: datasets, feeds, this document, the page",
+      },
+      { name: "reviews", description: "Dynamic read API over the current build" },
+      { name: "mcp", description: "Model Context Protocol endpoint for AI agents" },
+      { name: "websub", description: "WebSub hub for the three topics" },
+    ],
     paths: {
       "/reviews.json": staticGet(
         "Reviews dataset",
@@ -122,6 +131,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               content: { "application/json": { schema: ref(idOf(SearchResult)) } },
             },
             400: issues400,
+            414: { $ref: "#/components/responses/UriTooLong" },
+            500: { $ref: "#/components/responses/ServerError" },
           },
         },
       },
@@ -148,6 +159,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             },
             304: notModified,
             400: issues400,
+            414: { $ref: "#/components/responses/UriTooLong" },
+            500: { $ref: "#/components/responses/ServerError" },
           },
         },
       },
@@ -212,7 +225,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
     components: {
       schemas,
       responses: {
-        NotFound: jsonError("Unknown route under /api/"),
+        UriTooLong: jsonError("The URL is longer than 2048 bytes"),
         ServerError: jsonError("Internal error; nothing internal is revealed"),
       },
     },

@@ -14,6 +14,7 @@ export interface ValidContent {
   reviews: { id: string; file: string; content: ReviewContent }[];
 }
 
+const SINGULAR = { technicians: "technician", services: "service", service_areas: "service area" } as const;
 const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
@@ -84,7 +85,7 @@ export function validateContent(businessFile: RawFile, reviewFiles: readonly Raw
             problems.push({
               file: file.path,
               field: `${kind}.${i}`,
-              reason: `unknown ${kind.replace("_", " ")} "${ref}" (not in business.json)`,
+              reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)`,
             });
           }
         }

@@ -1,0 +1,44 @@
+// Runs the real build script (npm run build) as a child process against a content folder.
+import { spawn } from "node:child_process";
+import { cp, mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { ROOT, SAMPLE_CONTENT, tempDir } from "./paths.ts";
+
+export interface BuildRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runBuild(env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string }): Promise<BuildRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "scripts/build.ts")], {
+      cwd: ROOT,
+      env: { ...process.env, BASE_URL: "http://localhost:4321", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A copy of the sample content, optionally with extra or replaced files. */
+export async function contentFixture(files: Record<string, unknown> = {}): Promise<string> {
+  const dir = await tempDir("content");
+  await cp(SAMPLE_CONTENT, dir, { recursive: true });
+  for (const [path, value] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), typeof value === "string" ? value : JSON.stringify(value, null, 2));
+  }
+  return dir;
+}
+
+/** Builds the sample content into a fresh folder once per test file. */
+export async function buildSample(baseUrl = "http://localhost:4321"): Promise<string> {
+  const dist = join(await tempDir("dist"), "dist");
+  const run = await runBuild({ CONTENT_DIR: SAMPLE_CONTENT, DIST_DIR: dist, BASE_URL: baseUrl });
+  if (run.code !== 0) throw new Error(`sample build failed:\n${run.stderr}`);
+  return dist;
+}
