@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { compareNewest } from "../../src/domain/order.ts";
 import type { SearchParams } from "../../src/domain/schemas/api.ts";
 import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
-import { compareNewest } from "../../src/domain/order.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 
@@ -28,7 +28,10 @@ const review = fc.record({
   rating: fc.integer({ min: 1, max: 5 }),
   date,
   hour: fc.integer({ min: 0, max: 3 }),
-  title: fc.option(fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }).map((w) => w.join(" ")), { nil: undefined }),
+  title: fc.option(
+    fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }).map((w) => w.join(" ")),
+    { nil: undefined },
+  ),
   text: fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(" ")),
   technicians: fc.subarray(TECHS),
   services: fc.subarray(SERVICES),
@@ -73,7 +76,9 @@ const count = (h: string, n: string) => h.split(n).length - 1;
 
 function oracle(reviews: ReviewRecord[], p: Partial<SearchParams>): string[] {
   const tech = p.mentions_technician
-    ? business.technicians.find((t) => [t.id, t.name, ...(t.aliases ?? [])].some((k) => fold(k) === fold(p.mentions_technician as string)))?.id
+    ? business.technicians.find((t) =>
+        [t.id, t.name, ...(t.aliases ?? [])].some((k) => fold(k) === fold(p.mentions_technician as string)),
+      )?.id
     : undefined;
   const q = p.query === undefined ? undefined : fold(p.query);
   const matches = reviews.filter(

@@ -2,7 +2,16 @@
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import aspectLexicon from "./lexicon/aspects.json" with { type: "json" };
 import { clauses } from "./segment.ts";
-import { clauseHits, clauseWeight, type Hit, labelOf, normalizeScore, polarityOf, sum } from "./sentiment.ts";
+import {
+  clauseHits,
+  clauseWeight,
+  type Hit,
+  labelOf,
+  normalizeScore,
+  opensContrast,
+  polarityOf,
+  sum,
+} from "./sentiment.ts";
 import { PhraseTable, tokenize } from "./tokenize.ts";
 
 const cueTable = (() => {
@@ -36,6 +45,7 @@ function aspectPolarity(hits: readonly Hit[], cueIndex: number, clauseTotal: num
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[]): TextAnalysis {
   let total = 0;
+  let previous = 0;
   const aspects: AspectMention[] = [];
   const seen = new Set<string>();
   for (const [partIndex, part] of parts.entries()) {
@@ -43,7 +53,11 @@ export function analyzeText(parts: readonly string[]): TextAnalysis {
       const tokens = tokenize(clause.text);
       const hits = clauseHits(tokens);
       const clauseTotal = sum(hits);
-      total += clauseTotal * clauseWeight(tokens);
+      const weighted = clauseTotal * clauseWeight(tokens);
+      // "X but Y": Y carries the verdict, so X counts half.
+      if (opensContrast(tokens)) total -= previous / 2;
+      total += weighted;
+      previous = weighted;
       for (let i = 0; i < tokens.length; i++) {
         const cue = cueTable.match(tokens, i);
         if (!cue) continue;

@@ -92,7 +92,9 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     if (!sentenceStart || followedByName || verbCue) return entry.id;
     return undefined;
   }
-  if (tok.norm.length < 5 || !isCapitalised(tok.raw) || sentenceStart) return undefined;
+  if (tok.norm.length < 5 || !isCapitalised(tok.raw)) return undefined;
+  // At the start of a sentence any word is capitalised: a near-miss counts only before a verb.
+  if (sentenceStart && !(next !== undefined && nameVerbs.has(next.norm))) return undefined;
   let found: string | undefined;
   for (const [name, e] of m.technicianWords) {
     if (name.length >= 5 && !commonWordNames.has(name) && withinOneEdit(tok.norm, name)) {

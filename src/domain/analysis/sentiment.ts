@@ -10,11 +10,12 @@ const negators = new Set(lexicon.negators);
 const intensifiers = new Map<string, number>(Object.entries(lexicon.intensifiers));
 const diminishers = new Map<string, number>(Object.entries(lexicon.diminishers));
 const contrast = new Set(lexicon.contrast);
+const beliefVerbs = new Set(lexicon.belief_verbs);
 
 export const LEXICON_VERSION = lexicon.version;
 
 const NEGATION_SCOPE = 3;
-const NEGATION_FACTOR = -0.75;
+const NEGATION_FACTOR = -0.6;
 const MODIFIER_SCOPE = 2;
 
 export interface Hit {
@@ -49,6 +50,8 @@ export function clauseHits(tokens: readonly Token[]): Hit[] {
     } else if (!phrase) {
       const norm = tokens[i].norm;
       if (isNegator(norm)) negatedUntil = i + NEGATION_SCOPE;
+      // "don't think they were honest": a negated belief verb negates the rest of the clause.
+      if (i <= negatedUntil && beliefVerbs.has(norm)) negatedUntil = tokens.length;
       const m = intensifiers.get(norm) ?? diminishers.get(norm);
       if (m !== undefined) {
         modifier = m;
@@ -60,9 +63,16 @@ export function clauseHits(tokens: readonly Token[]): Hit[] {
   return hits;
 }
 
-export function clauseWeight(tokens: readonly Token[]): number {
+/** Clauses that open with "but", "however" or "yet" outweigh the clause before them. */
+export function opensContrast(tokens: readonly Token[]): boolean {
   const first = tokens[0]?.norm;
-  if (first === "but" || first === "however" || first === "yet") return 1.5;
+  return first === "but" || first === "however" || first === "yet";
+}
+
+/** Weight of a clause by its opening word: concessive clauses ("although ...") weigh less. */
+export function clauseWeight(tokens: readonly Token[]): number {
+  if (opensContrast(tokens)) return 1.5;
+  const first = tokens[0]?.norm;
   if (first !== undefined && contrast.has(first)) return 0.6;
   return 1;
 }
