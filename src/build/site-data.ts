@@ -2,8 +2,11 @@
 import type { Config } from "../config.ts";
 import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
+import { buildInsights } from "../domain/insights/build-insights.ts";
+import { parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
 import { publishDataset } from "../domain/publish-reviews.ts";
+import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { validateContent } from "../domain/validate-content.ts";
 import { readContent } from "./read-content.ts";
@@ -11,6 +14,7 @@ import { readContent } from "./read-content.ts";
 export interface SiteData {
   baseUrl: string;
   dataset: ReviewsDataset;
+  insights: Insights;
   jsonFeed: JsonFeed;
   atom: string;
   openapi: object;
@@ -19,11 +23,13 @@ export interface SiteData {
 export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL">): Promise<SiteData> {
   const raw = await readContent(config.CONTENT_DIR);
   const content = validateContent(raw.business, raw.reviews);
+  const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
   const dataset = publishDataset(content);
   const baseUrl = config.BASE_URL;
   return {
     baseUrl,
     dataset,
+    insights: buildInsights(dataset, editorial),
     jsonFeed: renderJsonFeed(dataset, baseUrl),
     atom: renderAtomFeed(dataset, baseUrl),
     openapi: renderOpenApi(dataset.business, baseUrl),

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document: paths written here, every schema generated from the zod schemas.
 import * as z from "zod";
 import "./schemas/published.ts";
+import "./schemas/insights.ts";
 import { feedUrls } from "./feeds/feed-items.ts";
 import { ErrorBody, IssuesBody, SearchParams, SearchResult, SinceParams, SinceResult } from "./schemas/api.ts";
 import type { Business } from "./schemas/published.ts";
@@ -100,6 +101,12 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         "Business metadata, aggregate rating and every verified review, newest first. A WebSub topic.",
         "application/json",
         ref("ReviewsDataset"),
+      ),
+      "/insights.json": staticGet(
+        "Insights dataset",
+        "Aspect-based sentiment (per aspect counts, score, trend by quarter, top terms, example quotes), entities (technicians, services, service areas), topics, FAQ and summary. Computed at build time from the published reviews; text flagged `generated: true` was written by the build, not by the business or a customer.",
+        "application/json",
+        ref("Insights"),
       ),
       "/api/feed.json": staticGet(
         "JSON Feed 1.1",

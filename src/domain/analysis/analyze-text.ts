@@ -22,6 +22,23 @@ const cueTable = (() => {
   return new PhraseTable<Aspect[]>(byCue);
 })();
 
+/** The aspect cue words and phrases in a text, as written in the cue lexicon. */
+export function aspectCues(text: string): { aspect: Aspect; cue: string }[] {
+  const tokens = tokenize(text);
+  const out: { aspect: Aspect; cue: string }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const cue = cueTable.match(tokens, i);
+    if (!cue) continue;
+    const words = tokens
+      .slice(i, i + cue.length)
+      .map((t) => t.norm)
+      .join(" ");
+    for (const aspect of cue.value) out.push({ aspect, cue: words });
+    i += cue.length - 1;
+  }
+  return out;
+}
+
 export interface AspectMention {
   aspect: Aspect;
   polarity: Sentiment;

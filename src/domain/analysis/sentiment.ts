@@ -42,8 +42,6 @@ export function clauseHits(tokens: readonly Token[]): Hit[] {
       let v = value;
       if (i <= modifierUntil) v *= modifier;
       if (i <= negatedUntil) v *= NEGATION_FACTOR;
-      const raw = tokens[i].raw;
-      if (raw.length > 1 && raw === raw.toUpperCase() && /\p{Lu}/u.test(raw)) v *= 1.2;
       hits.push({ index: i, valence: v });
       negatedUntil = -1;
       modifierUntil = -1;
