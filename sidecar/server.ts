@@ -2,10 +2,12 @@
 import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { type Config, loadConfig } from "../src/config.ts";
+import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { MAX_HEADER_BYTES } from "./http/cross-cutting.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createMcpRouter } from "./mcp/mcp-route.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -16,7 +18,15 @@ export interface RunningSidecar {
 
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
   const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
-  const app = createApp({ store, logger });
+  const mcp = createMcpRouter({
+    store,
+    baseUrl: config.BASE_URL,
+    logger,
+    version: API_VERSION,
+    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
+    maxSessions: config.MCP_MAX_SESSIONS,
+  });
+  const app = createApp({ store, logger, routers: [mcp.router] });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -36,6 +46,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     url,
     async close() {
       store.close();
+      await mcp.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

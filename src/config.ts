@@ -30,6 +30,8 @@ export const ConfigSchema = z
       .transform(csv)
       .pipe(z.array(z.string().regex(/^\d+$/, "must be a comma-separated list of milliseconds").transform(Number))),
     HUB_TIMEOUT_MS: positiveInt.default(10000),
+    MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
+    MCP_MAX_SESSIONS: positiveInt.default(1000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {

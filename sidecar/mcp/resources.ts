@@ -1,0 +1,49 @@
+// Resources: the published files, and a template for one review.
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Snapshot } from "../build-store/snapshot.ts";
+
+export const REVIEW_TEMPLATE = "reviews://review/{id}";
+
+export function staticResources(baseUrl: string) {
+  return [
+    {
+      path: "/reviews.json",
+      name: "reviews-dataset",
+      title: "Reviews dataset",
+      description: "Business, aggregate rating and every verified review, newest first.",
+    },
+    {
+      path: "/insights.json",
+      name: "insights",
+      title: "Insights",
+      description: "Aspect-based sentiment, entities, topics, FAQ and summary.",
+    },
+    {
+      path: "/api/feed.json",
+      name: "json-feed",
+      title: "JSON Feed",
+      description: "The 50 newest reviews as JSON Feed 1.1.",
+    },
+    {
+      path: "/.well-known/openapi.json",
+      name: "openapi",
+      title: "OpenAPI document",
+      description: "The HTTP API of this service, OpenAPI 3.1.",
+    },
+  ].map((r) => ({ ...r, uri: `${baseUrl}${r.path}`, mimeType: "application/json" }));
+}
+
+export function readResource(snapshot: Snapshot, baseUrl: string, uri: string) {
+  const review = /^reviews:\/\/review\/(.+)$/.exec(uri);
+  if (review) {
+    const id = decodeURIComponent(review[1]);
+    const r = snapshot.index.byId.get(id);
+    if (!r) throw new McpError(ErrorCode.InvalidParams, `No published review has the id ${id}`);
+    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(r) }] };
+  }
+  const known = staticResources(baseUrl).find((r) => r.uri === uri);
+  const file = known && snapshot.files.get(known.path);
+  if (!known || !file)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}; resources/list names them`);
+  return { contents: [{ uri, mimeType: known.mimeType, text: file.identity.bytes.toString("utf8") }] };
+}
