@@ -6,12 +6,15 @@ import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { MAX_HEADER_BYTES } from "./http/cross-cutting.ts";
+import { createHub, type Hub } from "./hub/hub.ts";
+import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-route.ts";
 
 export interface RunningSidecar {
   server: Server;
   store: BuildStore;
+  hub: Hub;
   url: string;
   close(): Promise<void>;
 }
@@ -26,7 +29,12 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
     maxSessions: config.MCP_MAX_SESSIONS,
   });
-  const app = createApp({ store, logger, routers: [mcp.router] });
+  const hub = createHub({ config, builds: store, logger });
+  const hubRouter = createHubRouter(hub, {
+    perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
+    perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
+  });
+  const app = createApp({ store, logger, routers: [mcp.router, hubRouter] });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -43,14 +51,16 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   return {
     server,
     store,
+    hub,
     url,
     async close() {
-      store.close();
-      await mcp.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      store.close();
+      await mcp.close();
+      await hub.close();
     },
   };
 }

@@ -30,6 +30,8 @@ export const ConfigSchema = z
       .transform(csv)
       .pipe(z.array(z.string().regex(/^\d+$/, "must be a comma-separated list of milliseconds").transform(Number))),
     HUB_TIMEOUT_MS: positiveInt.default(10000),
+    HUB_RATE_LIMIT_PER_CLIENT: positiveInt.default(60),
+    HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
     MCP_MAX_SESSIONS: positiveInt.default(1000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

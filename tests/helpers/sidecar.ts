@@ -1,10 +1,20 @@
 // Starts the real sidecar app in this process on an ephemeral port.
 
+import { join } from "node:path";
 import { createLogger } from "../../sidecar/logger.ts";
 import { type RunningSidecar, startSidecar } from "../../sidecar/server.ts";
 import { loadConfig } from "../../src/config.ts";
+import { tempDir } from "./paths.ts";
 
 export async function startTestSidecar(distDir: string, env: Record<string, string> = {}): Promise<RunningSidecar> {
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: distDir, LOG_LEVEL: "silent", ...env });
+  const dataDir = join(await tempDir("data"), "data");
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DIST_DIR: distDir,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    ...env,
+  });
   return startSidecar(config, createLogger(config));
 }

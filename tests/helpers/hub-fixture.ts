@@ -1,0 +1,66 @@
+// Shared set-up for hub tests: three prebuilt variants of the content to switch between, a PKI, a
+// callback server and the sidecar as a real process.
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { openSqliteHubStore } from "../../sidecar/hub/sqlite-hub-store.ts";
+import { contentFixture, runBuild } from "./build.ts";
+import { tempDir } from "./paths.ts";
+
+export const BASE = "http://localhost:4321";
+export const TOPICS = { atom: `${BASE}/feed.xml`, json: `${BASE}/api/feed.json`, dataset: `${BASE}/reviews.json` };
+
+/**
+ * Builds the sample content plus 0, 1 and 2 extra reviews, each into its own folder, one after the other:
+ * Astro stages a build outside the project in the project's .astro/ folder, so parallel builds collide.
+ */
+export async function buildVariants(): Promise<string[]> {
+  const extra = (n: number) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        `reviews/2026/zz-variant-${i}.json`,
+        {
+          rating: 5,
+          date: "2026-11-20",
+          text: `Variant review ${i}, on time & tidy.`,
+          author: "Var I.",
+          verified: true,
+        },
+      ]),
+    );
+  const out: string[] = [];
+  for (const n of [0, 1, 2]) {
+    const content = await contentFixture(extra(n));
+    const dist = join(await tempDir(`variant${n}`), "dist");
+    const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: dist });
+    if (run.code !== 0) throw new Error(run.stderr);
+    out.push(dist);
+  }
+  return out;
+}
+
+export async function freshDist(from: string): Promise<string> {
+  const dist = join(await tempDir("served"), "dist");
+  await cp(from, dist, { recursive: true });
+  return dist;
+}
+
+export async function hubRequest(
+  sidecarUrl: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${sidecarUrl}/api/websub/hub`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+export function subscriptions(dataDir: string) {
+  const store = openSqliteHubStore(join(dataDir, "hub.sqlite"));
+  try {
+    return store.list();
+  } finally {
+    store.close();
+  }
+}

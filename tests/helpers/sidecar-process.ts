@@ -1,0 +1,66 @@
+// The sidecar as a real process (npm run serve), for tests that restart or kill it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { cp, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ROOT } from "./paths.ts";
+
+export interface SidecarProcess {
+  url: string;
+  child: ChildProcess;
+  logs: Record<string, unknown>[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startSidecarProcess(env: Record<string, string>): Promise<SidecarProcess> {
+  const child = spawn(process.execPath, [join(ROOT, "sidecar/server.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = "";
+  child.stderr?.on("data", (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      buffer += d.toString();
+      let nl = buffer.indexOf("\n");
+      while (nl >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        nl = buffer.indexOf("\n");
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry.event === "server.listening") {
+            resolve({
+              url: String(entry.url),
+              child,
+              logs,
+              stop: (signal = "SIGTERM") =>
+                new Promise((done) => {
+                  if (child.exitCode !== null) return done(child.exitCode);
+                  child.once("exit", (code) => done(code));
+                  child.kill(signal);
+                }),
+            });
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`sidecar exited with ${code}: ${stderr}`)));
+  });
+}
+
+/** Puts a prebuilt dist/ in place the way the build does (the sidecar sees its manifest change). */
+export async function deploy(builtDir: string, distDir: string): Promise<void> {
+  const tmp = `${distDir}.tmp-deploy`;
+  const old = `${distDir}.old-deploy`;
+  await rm(tmp, { recursive: true, force: true });
+  await cp(builtDir, tmp, { recursive: true });
+  await rename(distDir, old).catch(() => undefined);
+  await rename(tmp, distDir);
+  await rm(old, { recursive: true, force: true });
+}

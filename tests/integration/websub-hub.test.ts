@@ -1,0 +1,324 @@
+// The WebSub hub against the sidecar as a real process and real HTTPS subscribers on loopback.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { CallbackServer, until } from "../helpers/callback-server.ts";
+import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
+import { deploy, type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { makeTestPki } from "../helpers/tls.ts";
+
+let variants: string[];
+let dist: string;
+let dataDir: string;
+let cb: CallbackServer;
+let sidecar: SidecarProcess;
+let turn = 0;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Deploys the next variant and waits until the sidecar serves it. */
+async function changeContent(): Promise<void> {
+  turn = (turn + 1) % variants.length;
+  const before1 = await (await fetch(`${sidecar.url}/reviews.json`, { method: "HEAD" })).headers.get("etag");
+  await deploy(variants[turn], dist);
+  await until(
+    "the new build to be served",
+    async () => (await fetch(`${sidecar.url}/reviews.json`, { method: "HEAD" })).headers.get("etag") !== before1,
+  );
+}
+
+async function subscribe(path: string, extra: Record<string, string> = {}, topic = TOPICS.atom) {
+  const gets = cb.gets(path).length;
+  const r = await hubRequest(sidecar.url, {
+    "hub.mode": "subscribe",
+    "hub.topic": topic,
+    "hub.callback": cb.url(path),
+    ...extra,
+  });
+  assert.equal(r.status, 202, r.text);
+  await until(`verification GET to ${path}`, () => cb.gets(path).length > gets);
+  await sleep(100);
+  return cb.gets(path).at(-1);
+}
+
+const active = (path: string, topic = TOPICS.atom) =>
+  subscriptions(dataDir).find((s) => s.callback.startsWith(cb.url(path)) && s.topic === topic);
+
+before(async () => {
+  const [pki, built] = await Promise.all([makeTestPki(), buildVariants()]);
+  variants = built;
+  dist = await freshDist(variants[0]);
+  dataDir = join(await tempDir("hubdata"), "data");
+  cb = await CallbackServer.start(pki);
+  sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    DATA_DIR: dataDir,
+    BASE_URL: BASE,
+    NODE_EXTRA_CA_CERTS: pki.caFile,
+    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8,::1/128",
+    HUB_TIMEOUT_MS: "2000",
+    HUB_RETRY_DELAYS_MS: "1000,1000",
+    HUB_LEASE_DEFAULT_SECONDS: "600",
+    HUB_LEASE_MIN_SECONDS: "1",
+    HUB_LEASE_MAX_SECONDS: "3600",
+    HUB_RATE_LIMIT_PER_CLIENT: "100000",
+    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
+  });
+});
+
+after(async () => {
+  await sidecar?.stop();
+  await cb?.close();
+});
+
+describe("requests", () => {
+  const cases: [string, Record<string, string>, number, RegExp][] = [
+    [
+      "plain HTTP callback",
+      { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": "http://127.0.0.1:9/cb" },
+      400,
+      /HTTPS/,
+    ],
+    [
+      "unknown topic",
+      { "hub.mode": "subscribe", "hub.topic": `${BASE}/nope.xml`, "hub.callback": "https://127.0.0.1:9/cb" },
+      400,
+      /not a topic/,
+    ],
+    [
+      "bad mode",
+      { "hub.mode": "publish", "hub.topic": TOPICS.atom, "hub.callback": "https://127.0.0.1:9/cb" },
+      400,
+      /hub.mode/,
+    ],
+    ["missing callback", { "hub.mode": "subscribe", "hub.topic": TOPICS.atom }, 400, /hub.callback is required/],
+    [
+      "secret of 200 bytes",
+      {
+        "hub.mode": "subscribe",
+        "hub.topic": TOPICS.atom,
+        "hub.callback": "https://127.0.0.1:9/cb",
+        "hub.secret": "s".repeat(200),
+      },
+      400,
+      /secret/,
+    ],
+  ];
+  for (const [name, fields, status, reason] of cases) {
+    test(`${name}: ${status} with a plain-text reason`, async () => {
+      const r = await hubRequest(sidecar.url, fields);
+      assert.equal(r.status, status);
+      assert.match(r.text, reason);
+    });
+  }
+
+  test("a body that is not form-encoded gets 415", async () => {
+    const res = await fetch(`${sidecar.url}/api/websub/hub`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+    assert.equal(res.status, 415);
+    assert.match(res.headers.get("content-type") ?? "", /text\/plain/);
+  });
+
+  test("no public endpoint lists subscriptions", async () => {
+    assert.equal((await fetch(`${sidecar.url}/api/websub/hub`)).status, 405);
+    assert.equal((await fetch(`${sidecar.url}/api/websub/subscriptions`)).status, 404);
+  });
+});
+
+describe("verification of intent", () => {
+  test("subscribe: GET keeps the callback's query, adds mode, topic, a fresh challenge and the lease; unknown parameters ignored", async () => {
+    const r = await hubRequest(sidecar.url, {
+      "hub.mode": "subscribe",
+      "hub.topic": TOPICS.atom,
+      "hub.callback": `${cb.url("/v1")}?user=42&x=y`,
+      "hub.foo": "bar",
+    });
+    assert.equal(r.status, 202);
+    const get = await until("verification", () => cb.gets("/v1")[0]);
+    assert.equal(get.query.get("user"), "42");
+    assert.equal(get.query.get("x"), "y");
+    assert.equal(get.query.get("hub.mode"), "subscribe");
+    assert.equal(get.query.get("hub.topic"), TOPICS.atom);
+    assert.equal(get.query.get("hub.lease_seconds"), "600");
+    assert.ok((get.query.get("hub.challenge") ?? "").length >= 22, "at least 128 random bits");
+    await until("active subscription", () =>
+      subscriptions(dataDir).find((s) => s.callback === `${cb.url("/v1")}?user=42&x=y`),
+    );
+  });
+
+  test("a 200 with a body other than the challenge, or a non-2xx, rejects the subscription", async () => {
+    cb.behaviours.set("/wrong", { verify: "wrong-body" });
+    cb.behaviours.set("/404", { verify: { status: 404 } });
+    await subscribe("/wrong");
+    await subscribe("/404");
+    assert.equal(active("/wrong"), undefined);
+    assert.equal(active("/404"), undefined);
+  });
+
+  test("leases: default, clamped to [min, max]", async () => {
+    assert.equal(
+      (await subscribe("/lease-big", { "hub.lease_seconds": "999999999" }))?.query.get("hub.lease_seconds"),
+      "3600",
+    );
+    assert.equal((await subscribe("/lease-default"))?.query.get("hub.lease_seconds"), "600");
+    assert.equal(active("/lease-big")?.leaseSeconds, 3600);
+  });
+
+  test("unsubscribe runs the handshake; a failed one keeps the subscription", async () => {
+    await subscribe("/unsub");
+    assert.ok(active("/unsub"));
+    cb.behaviours.set("/unsub", { verify: "wrong-body" });
+    await hubRequest(sidecar.url, {
+      "hub.mode": "unsubscribe",
+      "hub.topic": TOPICS.atom,
+      "hub.callback": cb.url("/unsub"),
+    });
+    await until("unsubscribe verification", () =>
+      cb.gets("/unsub").some((g) => g.query.get("hub.mode") === "unsubscribe"),
+    );
+    await sleep(150);
+    assert.ok(active("/unsub"), "still subscribed after a failed unsubscribe");
+    cb.behaviours.set("/unsub", { verify: "echo" });
+    await hubRequest(sidecar.url, {
+      "hub.mode": "unsubscribe",
+      "hub.topic": TOPICS.atom,
+      "hub.callback": cb.url("/unsub"),
+    });
+    await until("removed", () => !active("/unsub"));
+    assert.equal(
+      cb
+        .gets("/unsub")
+        .filter((g) => g.query.get("hub.mode") === "unsubscribe")
+        .at(-1)
+        ?.query.get("hub.lease_seconds"),
+      null,
+    );
+  });
+});
+
+describe("distribution", () => {
+  test("a content change delivers the exact topic bytes, content type, Link and a valid signature, once per subscriber", async () => {
+    await subscribe("/atom", { "hub.secret": "first-secret" });
+    await subscribe("/atom", { "hub.secret": "second-secret" });
+    await subscribe("/json", {}, TOPICS.json);
+    await subscribe("/dataset", {}, TOPICS.dataset);
+    await changeContent();
+    await until(
+      "deliveries",
+      () => cb.posts("/atom").length >= 1 && cb.posts("/json").length >= 1 && cb.posts("/dataset").length >= 1,
+    );
+    await sleep(500);
+    assert.equal(cb.posts("/atom").length, 1, "a re-subscribe gives exactly one delivery");
+    const atom = cb.posts("/atom")[0];
+    const served = Buffer.from(
+      await (await fetch(`${sidecar.url}/feed.xml`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer(),
+    );
+    assert.ok(atom.body.equals(served), "delivered bytes are what /feed.xml serves");
+    assert.equal(atom.headers["content-type"], "application/atom+xml; charset=utf-8");
+    assert.equal(atom.headers.link, `<${BASE}/api/websub/hub>; rel="hub", <${TOPICS.atom}>; rel="self"`);
+    assert.equal(
+      atom.headers["x-hub-signature"],
+      `sha256=${createHmac("sha256", "second-secret").update(atom.body).digest("hex")}`,
+    );
+    const json = cb.posts("/json")[0];
+    assert.equal(json.headers["content-type"], "application/json; charset=utf-8");
+    assert.equal(json.headers["x-hub-signature"], undefined);
+    const dataset = Buffer.from(
+      await (await fetch(`${sidecar.url}/reviews.json`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer(),
+    );
+    assert.ok(cb.posts("/dataset")[0].body.equals(dataset));
+
+    await subscribe("/atom");
+    await changeContent();
+    await until("second delivery", () => cb.posts("/atom").length >= 2);
+    assert.equal(
+      cb.posts("/atom")[1].headers["x-hub-signature"],
+      undefined,
+      "re-subscribing without a secret removes it",
+    );
+  });
+
+  test("failures: counted, reset by a 2xx; the third in a row removes; 410 at once; a redirect is a failure", async () => {
+    cb.behaviours.set("/flaky", { deliveries: [500, 500, 200] });
+    cb.behaviours.set("/down", { deliveries: [503] });
+    cb.behaviours.set("/gone", { deliveries: [410] });
+    cb.behaviours.set("/moved", { deliveries: ["redirect"] });
+    for (const p of ["/flaky", "/down", "/gone", "/moved"]) await subscribe(p);
+    await changeContent();
+    await until("gone removed", () => cb.posts("/gone").length === 1 && !active("/gone"));
+    await until(
+      "three attempts",
+      () => cb.posts("/flaky").length >= 3 && cb.posts("/down").length >= 3 && cb.posts("/moved").length >= 3,
+      15_000,
+    );
+    await until("down and moved removed", () => !active("/down") && !active("/moved"));
+    assert.equal(active("/flaky")?.failures, 0, "a 2xx resets the count");
+    assert.equal(cb.received.filter((r) => r.path === "/elsewhere").length, 0, "redirects are not followed");
+    await sleep(1500);
+    assert.equal(cb.posts("/down").length, 3);
+    assert.equal(cb.posts("/gone").length, 1);
+  });
+
+  test("a retry carries the newest content", async () => {
+    cb.behaviours.set("/retry", { deliveries: [500, 200] });
+    await subscribe("/retry");
+    await changeContent();
+    await until("first attempt", () => cb.posts("/retry").length === 1);
+    await changeContent();
+    await until("retry", () => cb.posts("/retry").length >= 2, 10_000);
+    const served = Buffer.from(
+      await (await fetch(`${sidecar.url}/feed.xml`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer(),
+    );
+    assert.ok(cb.posts("/retry")[1].body.equals(served));
+    assert.ok(!cb.posts("/retry")[0].body.equals(served));
+  });
+
+  test("a lapsed lease stops deliveries", async () => {
+    await subscribe("/short", { "hub.lease_seconds": "1" });
+    await sleep(1300);
+    await changeContent();
+    await sleep(800);
+    assert.equal(cb.posts("/short").length, 0);
+  });
+
+  test("fan-out of one change to 1,000 subscribers", async () => {
+    const paths = Array.from({ length: 1000 }, (_, i) => `/fan/${i}`);
+    for (let i = 0; i < paths.length; i += 50) {
+      await Promise.all(
+        paths
+          .slice(i, i + 50)
+          .map((p) =>
+            hubRequest(sidecar.url, { "hub.mode": "subscribe", "hub.topic": TOPICS.json, "hub.callback": cb.url(p) }),
+          ),
+      );
+    }
+    await until(
+      "1,000 verified",
+      () => subscriptions(dataDir).filter((s) => s.callback.includes("/fan/")).length === 1000,
+      30_000,
+    );
+    const started = Date.now();
+    await changeContent();
+    await until("1,000 delivered", () => paths.every((p) => cb.posts(p).length >= 1), 60_000);
+    const ms = Date.now() - started;
+    console.log(`fan-out to 1,000 subscribers: ${ms} ms from deploy to last delivery`);
+    assert.ok(paths.every((p) => cb.posts(p).length === 1));
+  });
+
+  test("the operator CLI lists subscriptions per topic", () => {
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts/hub.ts"), "list", "--json"], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const rows = JSON.parse(run.stdout) as { topic: string; callback: string }[];
+    assert.ok(rows.some((r) => r.callback === cb.url("/json") && r.topic === TOPICS.json));
+  });
+});
