@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config.ts";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
+import { watchContent } from "./content-watcher.ts";
+import { createLogger } from "./logger.ts";
 import { main } from "./server.ts";
 
 const BUILD_SCRIPT = fileURLToPath(new URL("../scripts/build.ts", import.meta.url));
@@ -53,3 +55,4 @@ if (reason) {
   }
 }
 await main();
+watchContent({ contentDir: config.CONTENT_DIR, build: runBuild, logger: createLogger(config) });

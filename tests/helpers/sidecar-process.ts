@@ -11,8 +11,9 @@ export interface SidecarProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startSidecarProcess(env: Record<string, string>): Promise<SidecarProcess> {
-  const child = spawn(process.execPath, [join(ROOT, "sidecar/server.ts")], {
+/** `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content). */
+export function startSidecarProcess(env: Record<string, string>, entry = "sidecar/server.ts"): Promise<SidecarProcess> {
+  const child = spawn(process.execPath, [join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "pipe", "pipe"],

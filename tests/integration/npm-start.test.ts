@@ -1,0 +1,68 @@
+// npm start end to end: builds when there is no build, serves, and a review saved into CONTENT_DIR is
+// rebuilt, served and pushed to a verified WebSub subscriber; then the subscriber unsubscribes.
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import { contentFixture } from "../helpers/build.ts";
+import { CallbackServer, until } from "../helpers/callback-server.ts";
+import { BASE, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { makeTestPki } from "../helpers/tls.ts";
+
+test("subscribe, get verified, receive a fat ping after a content change rebuilt by npm start, unsubscribe", async () => {
+  const pki = await makeTestPki();
+  const cb = await CallbackServer.start(pki);
+  const content = await contentFixture();
+  const root = await tempDir("start");
+  const dataDir = join(root, "data");
+  const sidecar = await startSidecarProcess(
+    {
+      CONTENT_DIR: content,
+      DIST_DIR: join(root, "dist"),
+      DATA_DIR: dataDir,
+      BASE_URL: BASE,
+      NODE_EXTRA_CA_CERTS: pki.caFile,
+      HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
+      HUB_TIMEOUT_MS: "2000",
+    },
+    "sidecar/start.ts",
+  );
+  try {
+    assert.equal((await fetch(`${sidecar.url}/reviews.json`)).status, 200, "npm start built the site before serving");
+    const r = await hubRequest(sidecar.url, {
+      "hub.mode": "subscribe",
+      "hub.topic": TOPICS.json,
+      "hub.callback": cb.url("/me"),
+    });
+    assert.equal(r.status, 202);
+    await until("verified", () => subscriptions(dataDir).length === 1);
+
+    await writeFile(
+      join(content, "reviews", "2026", "2026-11-21-fresh-review.json"),
+      JSON.stringify({
+        rating: 5,
+        date: "2026-11-21",
+        text: "Jake fixed the furnace the same day. Great!",
+        author: "Fresh R.",
+        verified: true,
+      }),
+    );
+    const ping = await until("the fat ping", () => cb.posts("/me")[0], 60_000);
+    const feed = JSON.parse(ping.body.toString("utf8"));
+    assert.equal(feed.items[0].id, "http://localhost:4321/#review-2026-11-21-fresh-review");
+    const search = await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json();
+    assert.equal(search.reviews[0].id, "2026-11-21-fresh-review");
+
+    await hubRequest(sidecar.url, {
+      "hub.mode": "unsubscribe",
+      "hub.topic": TOPICS.json,
+      "hub.callback": cb.url("/me"),
+    });
+    await until("unsubscribed", () => subscriptions(dataDir).length === 0);
+  } finally {
+    await sidecar.stop();
+    await cb.close();
+  }
+});
