@@ -1,0 +1,86 @@
+// What the page shows, derived from the published data (pure; the .astro files only render it).
+import { ASPECT_LABELS } from "../domain/insights/aspect-insights.ts";
+import type { Insights } from "../domain/schemas/insights.ts";
+import type { Business, ReviewRecord, ReviewsDataset } from "../domain/schemas/published.ts";
+
+export const NEWEST_ON_PAGE = 20;
+
+export function catalogNames(business: Business) {
+  const names = new Map<string, string>();
+  for (const e of [...business.services, ...business.technicians, ...business.service_areas]) names.set(e.id, e.name);
+  return names;
+}
+
+export function chips(r: ReviewRecord, names: Map<string, string>): { kind: string; label: string }[] {
+  return [
+    ...r.mentions.technicians.map((id) => ({ kind: "technician", label: names.get(id) ?? id })),
+    ...r.mentions.services.map((id) => ({ kind: "service", label: names.get(id) ?? id })),
+    ...r.mentions.service_areas.map((id) => ({ kind: "area", label: names.get(id) ?? id })),
+  ];
+}
+
+export function aspectBars(insights: Insights) {
+  return insights.aspects
+    .filter((a) => a.mentions > 0)
+    .sort((a, b) => b.mentions - a.mentions)
+    .map((a) => ({
+      label: ASPECT_LABELS[a.aspect],
+      positive: a.share_positive,
+      negative: a.share_negative,
+      mentions: a.mentions,
+    }));
+}
+
+/** schema.org JSON-LD: the business, its rating and the reviews shown. Generated text is never a Review. */
+export function jsonLd(dataset: ReviewsDataset, baseUrl: string) {
+  const { business: b, aggregate_rating: agg } = dataset;
+  return {
+    "@context": "https://schema.org",
+    "@type": b.schema_type ?? "LocalBusiness",
+    "@id": `${baseUrl}/#business`,
+    name: b.name,
+    url: b.url,
+    ...(b.description ? { description: b.description } : {}),
+    ...(b.telephone ? { telephone: b.telephone } : {}),
+    ...(b.email ? { email: b.email } : {}),
+    ...(b.logo ? { logo: b.logo, image: b.logo } : {}),
+    ...(b.price_range ? { priceRange: b.price_range } : {}),
+    ...(b.opening_hours ? { openingHours: b.opening_hours } : {}),
+    ...(b.same_as ? { sameAs: b.same_as } : {}),
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: b.address.street_address,
+      addressLocality: b.address.locality,
+      addressRegion: b.address.region,
+      postalCode: b.address.postal_code,
+      addressCountry: b.address.country,
+    },
+    ...(b.geo ? { geo: { "@type": "GeoCoordinates", latitude: b.geo.latitude, longitude: b.geo.longitude } } : {}),
+    areaServed: b.service_areas.map((a) => ({ "@type": "City", name: a.name })),
+    makesOffer: b.services.map((s) => ({ "@type": "Offer", itemOffered: { "@type": "Service", name: s.name } })),
+    ...(agg.review_count > 0
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: agg.rating_value,
+            reviewCount: agg.review_count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
+      : {}),
+    review: dataset.reviews.slice(0, NEWEST_ON_PAGE).map((r) => ({
+      "@type": "Review",
+      author: { "@type": "Person", name: r.author },
+      datePublished: r.date,
+      ...(r.title ? { name: r.title } : {}),
+      ...(r.text ? { reviewBody: r.text } : {}),
+      reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+    })),
+  };
+}
+
+/** JSON for a <script> element: "<" escaped so that no text can close the element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
