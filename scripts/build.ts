@@ -7,11 +7,14 @@ process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const started = performance.now();
 try {
   const config = loadConfig();
-  const manifest = await buildSite(config);
+  const { manifest, timings } = await buildSite(config);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `built ${Object.keys(manifest.files).length} files, ${manifest.review_count} reviews, into ${config.DIST_DIR} in ${seconds} s`,
   );
+  if (process.argv.includes("--timings")) {
+    console.log(JSON.stringify({ timings: { ...timings, total: Math.round(performance.now() - started) } }));
+  }
 } catch (e) {
   if (e instanceof ContentError) {
     console.error(e.message);

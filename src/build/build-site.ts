@@ -10,7 +10,12 @@ import { writeManifest } from "./write-manifest.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR">): Promise<BuildManifest> {
+export interface BuildResult {
+  manifest: BuildManifest;
+  timings: Record<string, number>;
+}
+
+export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR">): Promise<BuildResult> {
   const site = await computeSite(config);
   handOver(site);
   const dist = resolve(config.DIST_DIR);
@@ -19,12 +24,16 @@ export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" 
   await rm(tmp, { recursive: true, force: true });
   try {
     const { build } = await import("astro");
+    let t0 = performance.now();
     await build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" });
+    site.timings.astro = Math.round(performance.now() - t0);
+    t0 = performance.now();
     const manifest = await writeManifest(tmp, {
       baseUrl: config.BASE_URL,
       lastModified: newestUpdated(site.dataset.reviews),
       reviewCount: site.dataset.reviews.length,
     });
+    site.timings.manifest_and_compression = Math.round(performance.now() - t0);
     // Two renames: the old build stays whole until the new one is complete. The sidecar serves from memory,
     // so the instant between the renames is never visible to a client.
     await rename(dist, old).catch((e: NodeJS.ErrnoException) => {
@@ -32,7 +41,7 @@ export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" 
     });
     await rename(tmp, dist);
     await rm(old, { recursive: true, force: true });
-    return manifest;
+    return { manifest, timings: site.timings };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

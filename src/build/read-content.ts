@@ -4,6 +4,8 @@ import { join, relative, sep } from "node:path";
 import { ContentError } from "../domain/content-errors.ts";
 import type { RawFile } from "../domain/validate-content.ts";
 
+const READ_BATCH = 256;
+
 async function listJson(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
@@ -35,7 +37,11 @@ export async function readContent(contentDir: string): Promise<RawContent> {
   } catch {
     // No reviews folder: a business with no reviews yet.
   }
-  const reviews = await Promise.all(reviewPaths.map(read));
+  // In batches: one Promise.all over 100k files runs out of file descriptors (EMFILE).
+  const reviews: RawFile[] = [];
+  for (let i = 0; i < reviewPaths.length; i += READ_BATCH) {
+    reviews.push(...(await Promise.all(reviewPaths.slice(i, i + READ_BATCH).map(read))));
+  }
   let editorial: RawFile | undefined;
   try {
     editorial = await read(join(contentDir, "editorial.md"));

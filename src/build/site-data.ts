@@ -13,6 +13,8 @@ import { readContent } from "./read-content.ts";
 
 export interface SiteData {
   baseUrl: string;
+  /** Milliseconds per phase, for `npm run build -- --timings` and the benchmarks. */
+  timings: Record<string, number>;
   dataset: ReviewsDataset;
   insights: Insights;
   jsonFeed: JsonFeed;
@@ -21,19 +23,29 @@ export interface SiteData {
 }
 
 export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL">): Promise<SiteData> {
-  const raw = await readContent(config.CONTENT_DIR);
-  const content = validateContent(raw.business, raw.reviews);
-  const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  const dataset = publishDataset(content);
-  const baseUrl = config.BASE_URL;
-  return {
-    baseUrl,
-    dataset,
-    insights: buildInsights(dataset, editorial),
-    jsonFeed: renderJsonFeed(dataset, baseUrl),
-    atom: renderAtomFeed(dataset, baseUrl),
-    openapi: renderOpenApi(dataset.business, baseUrl),
+  const timings: Record<string, number> = {};
+  const timed = async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const out = await fn();
+    timings[phase] = Math.round(performance.now() - t0);
+    return out;
   };
+  const raw = await timed("read", () => readContent(config.CONTENT_DIR));
+  const content = await timed("validate", () => validateContent(raw.business, raw.reviews));
+  const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
+  const dataset = await timed("analyse", () => publishDataset(content));
+  const baseUrl = config.BASE_URL;
+  const insights = await timed("insights", () => buildInsights(dataset, editorial));
+  const [jsonFeed, atom, openapi] = await timed(
+    "feeds",
+    () =>
+      [
+        renderJsonFeed(dataset, baseUrl),
+        renderAtomFeed(dataset, baseUrl),
+        renderOpenApi(dataset.business, baseUrl),
+      ] as const,
+  );
+  return { baseUrl, timings, dataset, insights, jsonFeed, atom, openapi };
 }
 
 // The build script computes the site before Astro runs (so content errors are reported plainly and only once)

@@ -3,7 +3,7 @@ import type { Issue, SearchParams, SearchResult } from "../schemas/api.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
 import { compareKeys, decodeCursor, encodeCursor, filterFingerprint, type SortKey } from "./cursor.ts";
 import type { ReviewIndex } from "./review-index.ts";
-import { trigramsOf } from "./review-index.ts";
+import { addTrigrams } from "./review-index.ts";
 import { clip, intersect, type Postings, union } from "./sorted-sets.ts";
 import { foldText, relevance } from "./text-match.ts";
 
@@ -37,7 +37,7 @@ function candidateRanks(index: ReviewIndex, p: SearchParams, q: string | undefin
     lists.push(index.services.get(id) ?? []);
   }
   if (q !== undefined && q.length >= 3) {
-    for (const g of trigramsOf(q)) lists.push(index.trigrams.get(g) ?? []);
+    for (const g of addTrigrams(q, new Set())) lists.push(index.trigrams.get(g) ?? []);
   }
   const lo = p.until === undefined ? 0 : firstRankOnOrBefore(index.reviews, p.until);
   const hi = p.since === undefined ? index.reviews.length : firstRankOnOrBefore(index.reviews, prevDay(p.since));
