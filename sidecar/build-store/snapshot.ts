@@ -33,6 +33,28 @@ export interface Snapshot {
   lastModified: string | undefined;
   /** Parsed JSON resources, for MCP tools and resources. */
   json(urlPath: string): unknown;
+  /** The exact bytes of the review at `rank` inside reviews.json (what JSON.stringify of it gives). */
+  reviewBytes(rank: number): Buffer;
+}
+
+/**
+ * Locates every review inside the raw reviews.json, so responses can be assembled from byte slices instead of
+ * serialising the same objects on every request. reviews.json is JSON.stringify({business, aggregate_rating,
+ * reviews}), so each review's text there is JSON.stringify(review); the first and last are checked.
+ */
+function reviewSlices(raw: Buffer, reviews: readonly unknown[]): (rank: number) => Buffer {
+  const marker = Buffer.from('"reviews":[');
+  let at = raw.lastIndexOf(marker) + marker.length;
+  const offsets = new Float64Array(reviews.length + 1);
+  for (let i = 0; i < reviews.length; i++) {
+    offsets[i] = at;
+    at += Buffer.byteLength(JSON.stringify(reviews[i])) + 1;
+  }
+  offsets[reviews.length] = at;
+  const slice = (rank: number) => raw.subarray(offsets[rank], offsets[rank + 1] - 1);
+  const exact = (rank: number) => slice(rank).equals(Buffer.from(JSON.stringify(reviews[rank])));
+  if (reviews.length === 0 || (exact(0) && exact(reviews.length - 1))) return slice;
+  return (rank) => Buffer.from(JSON.stringify(reviews[rank]));
 }
 
 export class BuildMismatchError extends Error {
@@ -73,7 +95,9 @@ export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Sn
   if (!reviewsFile) throw new Error(`${distDir} has no reviews.json: is it a build of this project?`);
   const dataset = JSON.parse(reviewsFile.identity.bytes.toString("utf8")) as ReviewsDataset;
   const parsed = new Map<string, unknown>([["/reviews.json", dataset]]);
+  const reviewBytes = reviewSlices(reviewsFile.identity.bytes, dataset.reviews);
   return {
+    reviewBytes,
     manifest,
     files,
     dataset,

@@ -33,6 +33,7 @@ export const cors: RequestHandler = (req, res, next) => {
 };
 
 export function requestLog(logger: Logger): RequestHandler {
+  if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {

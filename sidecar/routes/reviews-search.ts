@@ -4,15 +4,30 @@ import { parseQuery } from "../../src/domain/search/issues.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CACHE_API, sendJson } from "../http/headers.ts";
+import { CACHE_API } from "../http/headers.ts";
+
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]}");
 
 export function reviewsSearch(store: BuildStore): RequestHandler {
   return (req, res) => {
     const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
     if (!params.ok) throw new ValidationError(params.issues);
-    const outcome = searchReviews(store.current().index, params.value);
+    const snapshot = store.current();
+    const outcome = searchReviews(snapshot.index, params.value);
     if (!outcome.ok) throw new ValidationError(outcome.issues);
+    const { reviews: _objects, ...envelope } = outcome.result;
+    // The envelope is small; the reviews are copied as bytes from reviews.json (same JSON, no re-serialising).
+    const head = JSON.stringify(envelope).slice(0, -1);
+    const parts: Buffer[] = [Buffer.from(`${head},"reviews":[`)];
+    outcome.ranks.forEach((rank, i) =>
+      parts.push(...(i ? [COMMA, snapshot.reviewBytes(rank)] : [snapshot.reviewBytes(rank)])),
+    );
+    parts.push(CLOSE);
+    const body = Buffer.concat(parts);
     res.setHeader("Cache-Control", CACHE_API);
-    sendJson(res, 200, outcome.result);
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", body.length);
+    res.status(200).end(req.method === "HEAD" ? undefined : body);
   };
 }

@@ -10,6 +10,13 @@ import { type BuildManifest, MANIFEST_FILE, type ManifestEntry } from "../domain
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
 
+/** Brotli 11 costs seconds per megabyte: the best ratio for small files, a fast level for the big datasets. */
+function brotliQuality(size: number): number {
+  if (size <= 1 << 20) return 11;
+  if (size <= 8 << 20) return 7;
+  return 5;
+}
+
 function urlPathOf(file: string): string {
   if (file === "index.html") return "/";
   return `/${file}`;
@@ -32,7 +39,7 @@ export async function writeManifest(
     const entry: ManifestEntry = { file, type, sha256: sha256Hex(bytes), size: bytes.length, encodings: {} };
     if (isCompressible(type) && bytes.length >= 256) {
       const variants = [
-        ["br", await br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: bytes.length > 8e6 ? 5 : 11 } })],
+        ["br", await br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length) } })],
         ["gzip", await gz(bytes, { level: 9 })],
       ] as const;
       for (const [name, data] of variants) {

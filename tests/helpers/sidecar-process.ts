@@ -21,7 +21,29 @@ export function startSidecarProcess(env: Record<string, string>, entry = "sideca
   const logs: Record<string, unknown>[] = [];
   let stderr = "";
   child.stderr?.on("data", (d) => (stderr += d));
+  const stop = (signal: NodeJS.Signals = "SIGTERM") =>
+    new Promise<number | null>((done) => {
+      if (child.exitCode !== null) return done(child.exitCode);
+      child.once("exit", (code) => done(code));
+      child.kill(signal);
+    });
   return new Promise((resolve, reject) => {
+    // With a fixed port and a quiet log level (benchmarks), readiness is polled instead of read from the log.
+    if (env.PORT && env.PORT !== "0") {
+      const url = `http://127.0.0.1:${env.PORT}`;
+      const poll = async () => {
+        for (;;) {
+          if (child.exitCode !== null) return;
+          const ok = await fetch(`${url}/reviews.json`, { method: "HEAD" }).then(
+            (r) => r.ok,
+            () => false,
+          );
+          if (ok) return resolve({ url, child, logs, stop });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      void poll();
+    }
     let buffer = "";
     child.stdout?.on("data", (d: Buffer) => {
       buffer += d.toString();
@@ -34,17 +56,7 @@ export function startSidecarProcess(env: Record<string, string>, entry = "sideca
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
           if (entry.event === "server.listening") {
-            resolve({
-              url: String(entry.url),
-              child,
-              logs,
-              stop: (signal = "SIGTERM") =>
-                new Promise((done) => {
-                  if (child.exitCode !== null) return done(child.exitCode);
-                  child.once("exit", (code) => done(code));
-                  child.kill(signal);
-                }),
-            });
+            resolve({ url: String(entry.url), child, logs, stop });
           }
         } catch {
           // not a log line

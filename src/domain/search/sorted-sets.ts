@@ -37,9 +37,9 @@ export function lowerBound(a: Postings, x: number): number {
   return lo;
 }
 
-/** The part of a sorted list within [lo, hi). */
+/** The part of a sorted list within [lo, hi), as a view where it can be (no copy). */
 export function clip(a: Postings, lo: number, hi: number): Postings {
   const from = lowerBound(a, lo);
   const to = lowerBound(a, hi);
-  return a.slice(from, to) as Postings;
+  return a instanceof Int32Array ? a.subarray(from, to) : a.slice(from, to);
 }
