@@ -425,15 +425,13 @@ async function fanoutBench() {
       log(`subscribing ${n}`);
       for (let i = 0; i < n; i += 100) {
         await Promise.all(
-          paths
-            .slice(i, i + 100)
-            .map((p) =>
-              hubRequest(s.url, {
-                "hub.mode": "subscribe",
-                "hub.topic": `${BASE}/api/feed.json`,
-                "hub.callback": cb.url(p),
-              }),
-            ),
+          paths.slice(i, i + 100).map((p) =>
+            hubRequest(s.url, {
+              "hub.mode": "subscribe",
+              "hub.topic": `${BASE}/api/feed.json`,
+              "hub.callback": cb.url(p),
+            }),
+          ),
         );
       }
       await until(`${n} verified`, () => subscriptions(dataDir).length === n, 600_000);
