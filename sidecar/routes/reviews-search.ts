@@ -20,9 +20,10 @@ export function reviewsSearch(store: BuildStore): RequestHandler {
     // The envelope is small; the reviews are copied as bytes from reviews.json (same JSON, no re-serialising).
     const head = JSON.stringify(envelope).slice(0, -1);
     const parts: Buffer[] = [Buffer.from(`${head},"reviews":[`)];
-    outcome.ranks.forEach((rank, i) =>
-      parts.push(...(i ? [COMMA, snapshot.reviewBytes(rank)] : [snapshot.reviewBytes(rank)])),
-    );
+    for (const [i, rank] of outcome.ranks.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(snapshot.reviewBytes(rank));
+    }
     parts.push(CLOSE);
     const body = Buffer.concat(parts);
     res.setHeader("Cache-Control", CACHE_API);
