@@ -13,17 +13,15 @@ export interface TestPki {
   cert: Buffer;
 }
 
+const NEW_EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+
 export async function makeTestPki(): Promise<TestPki> {
   const dir = await tempDir("pki");
   const p = (f: string) => join(dir, f);
   await run("openssl", [
     "req",
     "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
+    ...NEW_EC_KEY,
     "-keyout",
     p("ca.key"),
     "-out",
@@ -35,11 +33,7 @@ export async function makeTestPki(): Promise<TestPki> {
   ]);
   await run("openssl", [
     "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
+    ...NEW_EC_KEY,
     "-keyout",
     p("server.key"),
     "-out",
