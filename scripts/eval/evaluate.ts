@@ -1,7 +1,7 @@
 // Scores the analysis module against a labelled JSONL set: three-class sentiment, aspect polarity on
 // mixed-aspect clauses, technician mentions.
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
-import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
+import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
 import type { Sentiment } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
 
@@ -35,6 +35,7 @@ export function parseJsonl(text: string): LabelledItem[] {
 
 export function evaluate(items: LabelledItem[], business: BusinessContent): EvalReport {
   const matcher = buildMatcher(business);
+  const neutral = nameWords(business);
   const confusion = new Map<string, number>();
   const errors: EvalReport["errors"] = [];
   const mixed = { total: 0, correct: 0 };
@@ -42,7 +43,7 @@ export function evaluate(items: LabelledItem[], business: BusinessContent): Eval
   const m = { tp: 0, fp: 0, fn: 0 };
   let correct = 0;
   for (const item of items) {
-    const a = analyzeText([item.text]);
+    const a = analyzeText([item.text], neutral);
     const got = a.sentiment.label;
     confusion.set(`${item.label}|${got}`, (confusion.get(`${item.label}|${got}`) ?? 0) + 1);
     if (got === item.label) correct++;

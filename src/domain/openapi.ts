@@ -172,6 +172,19 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         },
       },
       "/mcp": {
+        delete: {
+          summary: "End an MCP session",
+          tags: ["mcp"],
+          parameters: [{ name: "Mcp-Session-Id", in: "header", required: true, schema: { type: "string" } }],
+          responses: {
+            200: { description: "Session ended" },
+            400: { description: "No Mcp-Session-Id", content: { "application/json": { schema: { type: "object" } } } },
+            404: {
+              description: "Unknown or ended session",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+          },
+        },
         post: {
           summary: "Model Context Protocol (streamable HTTP, JSON-RPC 2.0)",
           description:
@@ -191,6 +204,18 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               content: { "application/json": { schema: { type: "object" } } },
             },
             413: { description: "Body over 64 KiB", content: { "application/json": { schema: { type: "object" } } } },
+            406: {
+              description: "Accept lacks application/json or text/event-stream",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+            415: {
+              description: "Content-Type is not application/json",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+            503: {
+              description: "Too many live sessions (MCP_MAX_SESSIONS); Retry-After says when to try again",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
           },
         },
       },

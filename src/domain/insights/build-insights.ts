@@ -8,7 +8,12 @@ import { entityInsights } from "./entity-insights.ts";
 import { generatedFaq, generatedSummary } from "./generated-text.ts";
 import { topicInsights } from "./topics.ts";
 
-export const INSIGHTS_ENGINE = { engine: "clause-lexicon-absa", version: "1.0.0" };
+export const INSIGHTS_ENGINE = {
+  engine: "clause-lexicon-absa",
+  version: "1.1.0",
+  attribution:
+    "Contains information from AFINN-165 (https://github.com/fnielsen/afinn), which is made available here under the Open Database License (ODbL), https://opendatacommons.org/licenses/odbl/1-0/.",
+};
 
 export function buildInsights(dataset: ReviewsDataset, editorial?: EditorialContent): Insights {
   const { reviews, business } = dataset;

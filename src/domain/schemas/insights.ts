@@ -50,7 +50,12 @@ export const FaqItem = z.object({ question: z.string().min(1), answer: z.string(
 
 export const Insights = z
   .object({
-    method: z.object({ engine: z.string(), version: z.string(), lexicon_version: z.string() }),
+    method: z.object({
+      engine: z.string(),
+      version: z.string(),
+      lexicon_version: z.string(),
+      attribution: z.string().describe("Notice required by the licence of the base word list"),
+    }),
     generated_from: z.object({ review_count: z.int(), last_updated: z.string().nullable() }),
     aspects: z.array(AspectInsight),
     entities: z.object({
