@@ -1,4 +1,5 @@
 // Assembles the sidecar: one Express app serving the current build and the dynamic endpoints.
+import type { RequestListener } from "node:http";
 import express, { type Router } from "express";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
@@ -6,7 +7,7 @@ import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
 import type { Logger } from "./logger.ts";
 import { reviewsSearch } from "./routes/reviews-search.ts";
 import { reviewsSinceRoute } from "./routes/reviews-since.ts";
-import { staticFiles } from "./routes/static-files.ts";
+import { createStaticHandler, staticMethodGuard } from "./routes/static-files.ts";
 
 export interface AppDeps {
   store: BuildStore;
@@ -15,14 +16,14 @@ export interface AppDeps {
   routers?: Router[];
 }
 
-export function createApp({ store, logger, routers = [] }: AppDeps): express.Express {
+/** The request listener: static files of the current build first, everything else through Express. */
+export function createApp({ store, logger, routers = [] }: AppDeps): RequestListener {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(urlLimit, requestLog(logger), cors);
-  // Static files first: a map lookup answers most traffic before any route is matched.
-  app.use(staticFiles(store));
+  app.use(staticMethodGuard(store));
 
   app.get("/api/reviews/search", reviewsSearch(store));
   app.all("/api/reviews/search", methodNotAllowed("GET, HEAD"));
@@ -31,5 +32,8 @@ export function createApp({ store, logger, routers = [] }: AppDeps): express.Exp
   for (const router of routers) app.use(router);
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
-  return app;
+  const serveStatic = createStaticHandler(store, logger);
+  return (req, res) => {
+    if (!serveStatic(req, res)) app(req, res);
+  };
 }

@@ -1,5 +1,5 @@
 // RFC 9110 conditional GET: If-None-Match (weak comparison) wins over If-Modified-Since.
-import type { Request } from "express";
+import type { IncomingMessage } from "node:http";
 
 function opaque(tag: string): string {
   return tag.trim().replace(/^W\//, "");
@@ -12,7 +12,7 @@ export function etagMatches(header: string, etag: string): boolean {
 }
 
 /** True when the client's copy is current and a 304 is due. */
-export function isNotModified(req: Request, etag: string, lastModified: string | undefined): boolean {
+export function isNotModified(req: IncomingMessage, etag: string, lastModified: string | undefined): boolean {
   const inm = req.headers["if-none-match"];
   if (inm !== undefined) return etagMatches(inm, etag);
   const ims = req.headers["if-modified-since"];

@@ -16,7 +16,7 @@ export const urlLimit: RequestHandler = (req, _res, next) => {
 
 const ALLOW_HEADERS =
   "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
-const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
+export const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
 
 /** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
 export const cors: RequestHandler = (req, res, next) => {

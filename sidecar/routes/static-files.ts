@@ -1,26 +1,38 @@
 // Serves the files of the current build from memory: content types, strong ETags per encoding,
-// Last-Modified, 304, HEAD, CORS and precompressed br/gzip variants.
+// Last-Modified, 304, HEAD, CORS and precompressed br/gzip variants. It works on plain node:http objects so
+// the server can answer static GETs before Express (most traffic, and the 304 path, skip the router).
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { strongEtag } from "../../src/domain/hash.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { ServedFile } from "../build-store/snapshot.ts";
 import { isNotModified } from "../http/conditional.ts";
+import { EXPOSE_HEADERS, MAX_URL_BYTES } from "../http/cross-cutting.ts";
 import { acceptedEncodings } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
 import { CACHE_DATA, CACHE_IMMUTABLE } from "../http/headers.ts";
+import type { Logger } from "../logger.ts";
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
 
 function lookup(files: ReadonlyMap<string, ServedFile>, path: string): ServedFile | undefined {
   if (path === "/index.html") return files.get("/");
   return files.get(path) ?? (path.endsWith("/") ? undefined : files.get(`${path}.html`));
 }
 
-export function staticFiles(store: BuildStore): RequestHandler {
-  const notAllowed = methodNotAllowed("GET, HEAD");
-  return (req, res, next) => {
+/** Answers GET and HEAD for a file of the current build; false when the request is not one (Express takes it). */
+export function createStaticHandler(store: BuildStore, logger: Logger) {
+  const logging = logger.isLevelEnabled("info");
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.length > MAX_URL_BYTES) return false;
     const snapshot = store.current();
-    const file = lookup(snapshot.files, req.path);
-    if (!file) return next();
-    if (req.method !== "GET" && req.method !== "HEAD") return notAllowed(req, res, next);
+    const path = pathOf(req.url);
+    const file = lookup(snapshot.files, path);
+    if (!file) return false;
+    const started = logging ? process.hrtime.bigint() : 0n;
 
     const accepted = acceptedEncodings(req.headers["accept-encoding"]);
     const [encoding, variant] =
@@ -30,19 +42,39 @@ export function staticFiles(store: BuildStore): RequestHandler {
           ? (["gzip", file.gzip] as const)
           : (["identity", file.identity] as const);
     const etag = strongEtag(variant.sha256);
-    const immutable = req.path.startsWith("/_astro/");
+    const immutable = path.startsWith("/_astro/");
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
     res.setHeader("ETag", etag);
     if (snapshot.lastModified && !immutable) res.setHeader("Last-Modified", snapshot.lastModified);
     res.setHeader("Cache-Control", immutable ? CACHE_IMMUTABLE : CACHE_DATA);
     if (file.br || file.gzip) res.setHeader("Vary", "Accept-Encoding");
     if (isNotModified(req, etag, snapshot.lastModified)) {
-      res.status(304).end();
-      return;
+      res.statusCode = 304;
+      res.end();
+    } else {
+      res.setHeader("Content-Type", file.type);
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+      res.setHeader("Content-Length", variant.bytes.length);
+      res.statusCode = 200;
+      res.end(req.method === "HEAD" ? undefined : variant.bytes);
     }
-    res.setHeader("Content-Type", file.type);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", variant.bytes.length);
-    res.status(200).end(req.method === "HEAD" ? undefined : variant.bytes);
+    if (logging) {
+      logger.info({
+        event: "http.request",
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    }
+    return true;
   };
+}
+
+/** Other methods on a file's path get 405 with Allow (inside Express, after CORS preflights). */
+export function staticMethodGuard(store: BuildStore): RequestHandler {
+  const notAllowed = methodNotAllowed("GET, HEAD");
+  return (req, res, next) => (lookup(store.current().files, req.path) ? notAllowed(req, res, next) : next());
 }
