@@ -33,9 +33,10 @@ export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL
   const raw = await timed("read", () => readContent(config.CONTENT_DIR));
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews));
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  const dataset = await timed("analyse", () => publishDataset(content));
+  const published = await timed("analyse", () => publishDataset(content));
+  const { dataset } = published;
   const baseUrl = config.BASE_URL;
-  const insights = await timed("insights", () => buildInsights(dataset, editorial));
+  const insights = await timed("insights", () => buildInsights(published, editorial));
   const [jsonFeed, atom, openapi] = await timed(
     "feeds",
     () =>

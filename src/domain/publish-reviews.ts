@@ -1,7 +1,7 @@
 // Content -> published records: only verified reviews, nothing under `private`, analysis attached.
 import { aggregateRating } from "./aggregate.ts";
 import { analyzeText } from "./analysis/analyze-text.ts";
-import { buildMatcher, findMentions, nameWords } from "./analysis/mentions.ts";
+import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
 import { compareNewest } from "./order.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
 import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
@@ -28,7 +28,8 @@ export function createReviewPublisher(business: Catalog) {
   const order = (kind: keyof typeof lookups, ids: Set<string>) =>
     business[kind].map((e) => e.id).filter((id) => ids.has(id));
 
-  return function publishReview(id: string, c: ReviewContent): ReviewRecord {
+  /** The published record, and what its title and text name by themselves (before the content's tags). */
+  return function publishReview(id: string, c: ReviewContent): { record: ReviewRecord; named: Mentions } {
     const found = findMentions(matcher, [c.title ?? "", c.text].join("\n"));
     const mentions = {} as ReviewRecord["mentions"];
     for (const kind of ["technicians", "services", "service_areas"] as const) {
@@ -40,7 +41,7 @@ export function createReviewPublisher(business: Catalog) {
       mentions[kind] = order(kind, ids);
     }
     const analysis = analyzeText(c.title ? [c.title, c.text] : [c.text], names);
-    return {
+    const record: ReviewRecord = {
       id,
       rating: c.rating,
       date: c.date,
@@ -55,14 +56,26 @@ export function createReviewPublisher(business: Catalog) {
       sentiment: analysis.sentiment,
       aspects: analysis.aspects,
     };
+    return { record, named: found };
   };
 }
 
-export function publishDataset(content: ValidContent): ReviewsDataset {
+export interface PublishedContent {
+  dataset: ReviewsDataset;
+  /** Per review id, the catalog entries its own words name (insights count these apart from tags). */
+  namedInText: ReadonlyMap<string, Mentions>;
+}
+
+export function publishDataset(content: ValidContent): PublishedContent {
   const publish = createReviewPublisher(content.business);
+  const namedInText = new Map<string, Mentions>();
   const reviews = content.reviews
     .filter((r) => r.content.verified)
-    .map((r) => publish(r.id, r.content))
+    .map((r) => {
+      const { record, named } = publish(r.id, r.content);
+      namedInText.set(r.id, named);
+      return record;
+    })
     .sort(compareNewest);
-  return { business: content.business, aggregate_rating: aggregateRating(reviews), reviews };
+  return { dataset: { business: content.business, aggregate_rating: aggregateRating(reviews), reviews }, namedInText };
 }

@@ -117,7 +117,7 @@ test("the rating, counts and newest reviews match /reviews.json", async () => {
 test("a search through the form, from the keyboard, shows the same reviews as the API, and pages on", async () => {
   const { page, problems } = await open();
   await page.selectOption("#f-rating", "5");
-  await page.selectOption("#f-tech", dataset.business.technicians[0].id);
+  await page.selectOption("#f-mentions_technician", dataset.business.technicians[0].id);
   await page.fill("#f-limit", "5");
   await page.focus("#f-query");
   await page.keyboard.press("Enter");
@@ -157,7 +157,7 @@ test("a search through the form, from the keyboard, shows the same reviews as th
 
 test("a bad filter shows the API's message next to the field", async () => {
   const { page } = await open();
-  await page.fill("#f-min", "9");
+  await page.fill("#f-min_rating", "9");
   await page.fill("#f-since", "2025-06-01");
   await page.fill("#f-until", "2025-01-01");
   await page.click("#search-form button[type=submit]");
@@ -166,7 +166,7 @@ test("a bad filter shows the API's message next to the field", async () => {
   const message = (name: string) => api.issues.find((i: { path: string[] }) => i.path[0] === name).message;
   assert.equal(await page.locator("#err-min_rating").textContent(), message("min_rating"));
   assert.equal(await page.locator("#err-since").textContent(), message("since"));
-  assert.equal(await page.locator("#f-min").getAttribute("aria-invalid"), "true");
+  assert.equal(await page.locator("#f-min_rating").getAttribute("aria-invalid"), "true");
   await page.screenshot({ path: join(ARTIFACTS, "page-search-error.png") });
   await page.context().close();
 });

@@ -1,7 +1,7 @@
 import { LEXICON_VERSION } from "../analysis/sentiment.ts";
 import { newestUpdated } from "../order.ts";
+import type { PublishedContent } from "../publish-reviews.ts";
 import type { Insights } from "../schemas/insights.ts";
-import type { ReviewsDataset } from "../schemas/published.ts";
 import { aspectInsights } from "./aspect-insights.ts";
 import type { EditorialContent } from "./editorial.ts";
 import { entityInsights } from "./entity-insights.ts";
@@ -15,9 +15,9 @@ export const INSIGHTS_ENGINE = {
     "Contains information from AFINN-165 (https://github.com/fnielsen/afinn), which is made available here under the Open Database License (ODbL), https://opendatacommons.org/licenses/odbl/1-0/.",
 };
 
-export function buildInsights(dataset: ReviewsDataset, editorial?: EditorialContent): Insights {
+export function buildInsights({ dataset, namedInText }: PublishedContent, editorial?: EditorialContent): Insights {
   const { reviews, business } = dataset;
-  const parts = { aspects: aspectInsights(reviews), entities: entityInsights(business, reviews) };
+  const parts = { aspects: aspectInsights(reviews), entities: entityInsights(business, reviews, namedInText) };
   return {
     method: { ...INSIGHTS_ENGINE, lexicon_version: LEXICON_VERSION },
     generated_from: { review_count: reviews.length, last_updated: newestUpdated(reviews) ?? null },

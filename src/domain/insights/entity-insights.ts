@@ -1,4 +1,4 @@
-import { buildMatcher, findMentions } from "../analysis/mentions.ts";
+import type { Mentions } from "../analysis/mentions.ts";
 import { labelOf } from "../analysis/sentiment.ts";
 import type { Aspect } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
@@ -7,14 +7,17 @@ import { polarityScore, round } from "./aspect-insights.ts";
 
 type Kind = "technicians" | "services" | "service_areas";
 
-export function entityInsights(business: Business, reviews: readonly ReviewRecord[]): Insights["entities"] {
-  const matcher = buildMatcher(business);
-  const textMentions = new Map(reviews.map((r) => [r.id, findMentions(matcher, [r.title ?? "", r.text].join("\n"))]));
+/** `namedInText`: per review id, what its own words name (from the publisher; tags excluded). */
+export function entityInsights(
+  business: Business,
+  reviews: readonly ReviewRecord[],
+  namedInText: ReadonlyMap<string, Mentions>,
+): Insights["entities"] {
   const forKind = (kind: Kind) =>
     business[kind]
       .map((entity) => {
         const linked = reviews.filter((r) => r.mentions[kind].includes(entity.id));
-        const named = linked.filter((r) => textMentions.get(r.id)?.[kind].includes(entity.id)).length;
+        const named = linked.filter((r) => namedInText.get(r.id)?.[kind].includes(entity.id)).length;
         const aspects = new Map<Aspect, { positive: number; negative: number; mentions: number }>();
         for (const r of linked) {
           for (const a of r.aspects) {
