@@ -1,5 +1,5 @@
 // RFC 9110 conditional GET: If-None-Match (weak comparison) wins over If-Modified-Since.
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 function opaque(tag: string): string {
   return tag.trim().replace(/^W\//, "");
@@ -20,4 +20,22 @@ export function isNotModified(req: IncomingMessage, etag: string, lastModified: 
   const since = Date.parse(ims);
   if (Number.isNaN(since)) return false;
   return Date.parse(lastModified) <= since;
+}
+
+/**
+ * Sets the validators and caching headers, and answers 304 (no body, no Content-Type) when the client's copy is
+ * current. Returns true when the response is finished.
+ */
+export function answeredNotModified(
+  req: IncomingMessage,
+  res: ServerResponse,
+  v: { etag: string; lastModified: string | undefined; cacheControl: string },
+): boolean {
+  res.setHeader("ETag", v.etag);
+  if (v.lastModified) res.setHeader("Last-Modified", v.lastModified);
+  res.setHeader("Cache-Control", v.cacheControl);
+  if (!isNotModified(req, v.etag, v.lastModified)) return false;
+  res.statusCode = 304;
+  res.end();
+  return true;
 }

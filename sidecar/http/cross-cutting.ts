@@ -1,4 +1,5 @@
 // Middleware every request passes: limits, CORS, request logs.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./errors.ts";
@@ -19,9 +20,13 @@ const ALLOW_HEADERS =
 export const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
 
 /** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
-export const cors: RequestHandler = (req, res, next) => {
+export function setCorsHeaders(res: ServerResponse): void {
   res.setHeader("Access-Control-Allow-Origin", "*");
   res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+}
+
+export const cors: RequestHandler = (req, res, next) => {
+  setCorsHeaders(res);
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
     res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE");
     res.setHeader("Access-Control-Allow-Headers", ALLOW_HEADERS);
@@ -32,19 +37,22 @@ export const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** The one log line per request. `started` is process.hrtime.bigint() at arrival. */
+export function logRequest(logger: Logger, req: IncomingMessage, path: string, status: number, started: bigint): void {
+  logger.info({
+    event: "http.request",
+    method: req.method,
+    path,
+    status,
+    ms: Number(process.hrtime.bigint() - started) / 1e6,
+  });
+}
+
 export function requestLog(logger: Logger): RequestHandler {
   if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      logger.info({
-        event: "http.request",
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    });
+    res.on("finish", () => logRequest(logger, req, req.path, res.statusCode, started));
     next();
   };
 }

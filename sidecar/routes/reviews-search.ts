@@ -1,10 +1,11 @@
 import type { RequestHandler } from "express";
+import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CACHE_API } from "../http/headers.ts";
+import { CACHE_API, sendBytes } from "../http/headers.ts";
 
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]}");
@@ -27,8 +28,6 @@ export function reviewsSearch(store: BuildStore): RequestHandler {
     parts.push(CLOSE);
     const body = Buffer.concat(parts);
     res.setHeader("Cache-Control", CACHE_API);
-    res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.setHeader("Content-Length", body.length);
-    res.status(200).end(req.method === "HEAD" ? undefined : body);
+    sendBytes(req, res, JSON_MEDIA_TYPE, body);
   };
 }

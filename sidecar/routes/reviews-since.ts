@@ -2,15 +2,16 @@
 // with a strong ETag over its exact bytes.
 import type { RequestHandler } from "express";
 import { sha256Hex, strongEtag } from "../../src/domain/hash.ts";
+import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { newestUpdated } from "../../src/domain/order.ts";
 import { SinceParams } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import { reviewsSince } from "../../src/domain/since.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
-import { isNotModified } from "../http/conditional.ts";
+import { answeredNotModified } from "../http/conditional.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CACHE_API } from "../http/headers.ts";
+import { CACHE_API, sendBytes } from "../http/headers.ts";
 
 interface Cached {
   body: Buffer;
@@ -47,15 +48,7 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
     const params = parseQuery(SinceParams, { ...(req.query as Record<string, unknown>), date: req.params.date });
     if (!params.ok) throw new ValidationError(params.issues);
     const { body, etag, lastModified } = answer(store.current(), params.value.date);
-    res.setHeader("ETag", etag);
-    if (lastModified) res.setHeader("Last-Modified", lastModified);
-    res.setHeader("Cache-Control", CACHE_API);
-    if (isNotModified(req, etag, lastModified)) {
-      res.status(304).end();
-      return;
-    }
-    res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.setHeader("Content-Length", body.length);
-    res.status(200).end(req.method === "HEAD" ? undefined : body);
+    if (answeredNotModified(req, res, { etag, lastModified, cacheControl: CACHE_API })) return;
+    sendBytes(req, res, JSON_MEDIA_TYPE, body);
   };
 }

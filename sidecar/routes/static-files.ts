@@ -6,11 +6,11 @@ import type { RequestHandler } from "express";
 import { strongEtag } from "../../src/domain/hash.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { ServedFile } from "../build-store/snapshot.ts";
-import { isNotModified } from "../http/conditional.ts";
-import { EXPOSE_HEADERS, MAX_URL_BYTES } from "../http/cross-cutting.ts";
+import { answeredNotModified } from "../http/conditional.ts";
+import { logRequest, MAX_URL_BYTES, setCorsHeaders } from "../http/cross-cutting.ts";
 import { acceptedEncodings } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { CACHE_DATA, CACHE_IMMUTABLE } from "../http/headers.ts";
+import { CACHE_DATA, CACHE_IMMUTABLE, sendBytes } from "../http/headers.ts";
 import type { Logger } from "../logger.ts";
 
 function pathOf(url: string): string {
@@ -41,34 +41,20 @@ export function createStaticHandler(store: BuildStore, logger: Logger) {
         : file.gzip && accepted.has("gzip")
           ? (["gzip", file.gzip] as const)
           : (["identity", file.identity] as const);
-    const etag = strongEtag(variant.sha256);
     const immutable = path.startsWith("/_astro/");
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
-    res.setHeader("ETag", etag);
-    if (snapshot.lastModified && !immutable) res.setHeader("Last-Modified", snapshot.lastModified);
-    res.setHeader("Cache-Control", immutable ? CACHE_IMMUTABLE : CACHE_DATA);
+    setCorsHeaders(res);
     if (file.br || file.gzip) res.setHeader("Vary", "Accept-Encoding");
-    if (isNotModified(req, etag, snapshot.lastModified)) {
-      res.statusCode = 304;
-      res.end();
-    } else {
-      res.setHeader("Content-Type", file.type);
+    const validators = {
+      etag: strongEtag(variant.sha256),
+      lastModified: immutable ? undefined : snapshot.lastModified,
+      cacheControl: immutable ? CACHE_IMMUTABLE : CACHE_DATA,
+    };
+    if (!answeredNotModified(req, res, validators)) {
       res.setHeader("X-Content-Type-Options", "nosniff");
       if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-      res.setHeader("Content-Length", variant.bytes.length);
-      res.statusCode = 200;
-      res.end(req.method === "HEAD" ? undefined : variant.bytes);
+      sendBytes(req, res, file.type, variant.bytes);
     }
-    if (logging) {
-      logger.info({
-        event: "http.request",
-        method: req.method,
-        path,
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    }
+    if (logging) logRequest(logger, req, path, res.statusCode, started);
     return true;
   };
 }

@@ -1,6 +1,8 @@
 // Content types of published files (DECISIONS.md): Astro does not record them, so the manifest does.
+export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
+
 const BY_EXTENSION: Record<string, string> = {
-  ".json": "application/json; charset=utf-8",
+  ".json": JSON_MEDIA_TYPE,
   ".html": "text/html; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",

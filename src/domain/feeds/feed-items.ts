@@ -4,11 +4,6 @@ import { escapeHtml } from "./escape.ts";
 
 export const FEED_SIZE = 50;
 
-export interface FeedLinks {
-  baseUrl: string;
-  hubUrl: string;
-}
-
 export const feedUrls = (baseUrl: string) => ({
   atom: `${baseUrl}/feed.xml`,
   json: `${baseUrl}/api/feed.json`,
