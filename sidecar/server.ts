@@ -10,6 +10,7 @@ import { createHub, type Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-route.ts";
+import { createHealthRouter } from "./routes/health.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -34,7 +35,9 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
   });
-  const app = createApp({ store, logger, routers: [mcp.router, hubRouter] });
+  let draining = false;
+  const health = createHealthRouter(store, { draining: () => draining });
+  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter] });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -54,6 +57,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     hub,
     url,
     async close() {
+      draining = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

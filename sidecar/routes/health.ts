@@ -1,0 +1,40 @@
+// Liveness and readiness for load balancers and the publish step: /healthz (the process answers) and
+// /readyz (a build is loaded and the instance is not draining). Both are JSON and never cached.
+import { type Router, Router as createRouter } from "express";
+import type { BuildStore } from "../build-store/build-store.ts";
+
+export const HEALTH_PATH = "/healthz";
+export const READY_PATH = "/readyz";
+
+export interface Readiness {
+  /** Extra checks (the database, …): each resolves to null when fine, or a reason. */
+  checks?: Array<() => Promise<string | null>>;
+  /** True once a graceful shutdown has begun: the balancer should drain this instance. */
+  draining?: () => boolean;
+}
+
+export function createHealthRouter(store: BuildStore, readiness: Readiness = {}): Router {
+  const router = createRouter();
+  router.get(HEALTH_PATH, (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ status: "ok" });
+  });
+  router.get(READY_PATH, async (_req, res) => {
+    const build = store.current().manifest;
+    const problems: string[] = [];
+    if (readiness.draining?.()) problems.push("shutting down");
+    for (const check of readiness.checks ?? []) {
+      const problem = await check().catch((e: Error) => e.message);
+      if (problem) problems.push(problem);
+    }
+    res
+      .status(problems.length ? 503 : 200)
+      .set("Cache-Control", "no-store")
+      .json({
+        status: problems.length ? "not_ready" : "ready",
+        build_id: build.build_id,
+        review_count: build.review_count,
+        ...(problems.length ? { problems } : {}),
+      });
+  });
+  return router;
+}
