@@ -1,6 +1,6 @@
 // Liveness and readiness for load balancers and the publish step: /healthz (the process answers) and
 // /readyz (a build is loaded and the instance is not draining). Both are JSON and never cached.
-import { type Router, Router as createRouter } from "express";
+import { Router as createRouter, type Router } from "express";
 import type { BuildStore } from "../build-store/build-store.ts";
 
 export const HEALTH_PATH = "/healthz";
