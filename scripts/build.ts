@@ -1,5 +1,5 @@
 // npm run build: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a readable list on bad content.
-import { buildSite } from "../src/build/build-site.ts";
+import { buildSite, OutputFolderError } from "../src/build/build-site.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
 
@@ -7,7 +7,8 @@ process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const started = performance.now();
 try {
   const config = loadConfig();
-  const { manifest, timings } = await buildSite(config);
+  const { manifest, timings, notices } = await buildSite(config);
+  for (const notice of notices) console.warn(notice);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `built ${Object.keys(manifest.files).length} files, ${manifest.review_count} reviews, into ${config.DIST_DIR} in ${seconds} s`,
@@ -19,6 +20,8 @@ try {
   if (e instanceof ContentError) {
     console.error(e.message);
     console.error("The build stopped; the previous output was left as it was.");
+  } else if (e instanceof OutputFolderError) {
+    console.error(e.message);
   } else {
     console.error(e instanceof Error ? e.message : e);
   }

@@ -4,6 +4,7 @@ import express, { type Router } from "express";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
+import { toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
 import { reviewsSearch } from "./routes/reviews-search.ts";
 import { reviewsSinceRoute } from "./routes/reviews-since.ts";
@@ -34,6 +35,7 @@ export function createApp({ store, logger, routers = [] }: AppDeps): RequestList
   app.use(errorHandler(logger));
   const serveStatic = createStaticHandler(store, logger);
   return (req, res) => {
+    toOriginForm(req);
     if (!serveStatic(req, res)) app(req, res);
   };
 }

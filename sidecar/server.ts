@@ -1,10 +1,12 @@
 // npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; app.ts assembles.
 import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
+import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
+import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import { MAX_HEADER_BYTES } from "./http/cross-cutting.ts";
 import { createHub, type Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
@@ -38,7 +40,8 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   let draining = false;
   const health = createHealthRouter(store, { draining: () => draining });
   const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter] });
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
+  server.on("request", limitConnections(server, app, logger));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, resolve);
@@ -96,6 +99,7 @@ export async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   try {
+    for (const done of await recoverOutput(config.DIST_DIR)) logger.warn({ event: "build.recovered", done }, done);
     const sidecar = await startSidecar(config, logger);
     exitOnSignals(sidecar, logger);
   } catch (e) {

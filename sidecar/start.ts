@@ -18,20 +18,22 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-export async function needsBuild(config: {
-  CONTENT_DIR: string;
-  DIST_DIR: string;
-  BASE_URL: string;
-}): Promise<string | undefined> {
-  const manifestPath = join(config.DIST_DIR, MANIFEST_FILE);
-  let built: { mtimeMs: number };
+type Dirs = { CONTENT_DIR: string; DIST_DIR: string; BASE_URL: string };
+
+/** Why the build in DIST_DIR cannot be served for BASE_URL, or undefined when it can. */
+async function unusableBuild(config: Dirs): Promise<string | undefined> {
   try {
-    built = await stat(manifestPath);
+    const manifest = JSON.parse(await readFile(join(config.DIST_DIR, MANIFEST_FILE), "utf8")) as { base_url?: string };
+    return manifest.base_url === config.BASE_URL ? undefined : `the build is for ${manifest.base_url}`;
   } catch {
     return "no build yet";
   }
-  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { base_url?: string };
-  if (manifest.base_url !== config.BASE_URL) return `the build is for ${manifest.base_url}`;
+}
+
+export async function needsBuild(config: Dirs): Promise<string | undefined> {
+  const unusable = await unusableBuild(config);
+  if (unusable) return unusable;
+  const built = await stat(join(config.DIST_DIR, MANIFEST_FILE));
   if ((await newestMtime(config.CONTENT_DIR)) > built.mtimeMs) return "the content changed since the last build";
   return undefined;
 }
@@ -50,8 +52,12 @@ if (reason) {
   try {
     await runBuild();
   } catch (e) {
-    console.error((e as Error).message);
-    process.exit(1);
+    // A failed rebuild must not take the site down: serve the last good build when there is one for BASE_URL.
+    if (await unusableBuild(config)) {
+      console.error(`${(e as Error).message}; no usable build in ${config.DIST_DIR} to serve instead.`);
+      process.exit(1);
+    }
+    console.error(`${(e as Error).message}; serving the last good build in ${config.DIST_DIR}.`);
   }
 }
 await main();

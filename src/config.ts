@@ -34,6 +34,8 @@ export const ConfigSchema = z
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
     MCP_MAX_SESSIONS: positiveInt.default(1000),
+    /** Tests only: makes the build kill itself at a point where a crash must not lose the output. */
+    BUILD_TEST_FAULT: z.enum(["kill-between-renames"]).optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {

@@ -1,10 +1,11 @@
 // content/ -> validated site data -> Astro renders into a temporary folder -> manifest -> swapped into DIST_DIR.
-import { rename, rm } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
 import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
+import { outputPaths, recoverOutput } from "./output-folder.ts";
 import { computeSite, handOver } from "./site-data.ts";
 import { writeManifest } from "./write-manifest.ts";
 
@@ -13,15 +14,29 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface BuildResult {
   manifest: BuildManifest;
   timings: Record<string, number>;
+  /** Things done or seen on the way that the operator should read (recovered folders, an old folder kept). */
+  notices: string[];
 }
 
-export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR">): Promise<BuildResult> {
+/** The build could not write its output; the previous output (if any) is untouched. */
+export class OutputFolderError extends Error {}
+
+type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> & Partial<Pick<Config, "BUILD_TEST_FAULT">>;
+
+export async function buildSite(config: BuildConfig): Promise<BuildResult> {
+  const notices = await recoverOutput(config.DIST_DIR);
   const site = await computeSite(config);
   handOver(site);
-  const dist = resolve(config.DIST_DIR);
-  const tmp = `${dist}.tmp-${process.pid}`;
-  const old = `${dist}.old-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
+  const { dist, tmp, old } = outputPaths(config.DIST_DIR);
+  const prepare = async () => {
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+  };
+  await prepare().catch((e: NodeJS.ErrnoException) => {
+    throw new OutputFolderError(
+      `Cannot write the output next to DIST_DIR (${dist}): ${e.code ?? e.message} on ${dirname(dist)}. Set DIST_DIR to a writable folder.`,
+    );
+  });
   try {
     const { build } = await import("astro");
     let t0 = performance.now();
@@ -37,11 +52,15 @@ export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" 
     // Two renames: the old build stays whole until the new one is complete. The sidecar serves from memory,
     // so the instant between the renames is never visible to a client.
     await rename(dist, old).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== "ENOENT") throw e;
+      if (e.code !== "ENOENT") throw new OutputFolderError(`Cannot replace DIST_DIR (${dist}): ${e.code}.`);
     });
+    if (config.BUILD_TEST_FAULT === "kill-between-renames") process.kill(process.pid, "SIGKILL");
     await rename(tmp, dist);
-    await rm(old, { recursive: true, force: true });
-    return { manifest, timings: site.timings };
+    // The new build is live from here on: failing to delete the old one is worth a notice, not a failed build.
+    await rm(old, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) =>
+      notices.push(`the new build is live, but the previous one could not be removed from ${old}: ${e.code}`),
+    );
+    return { manifest, timings: site.timings, notices };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

@@ -19,6 +19,8 @@ const headers = {
   "Access-Control-Allow-Origin": stringHeader("Always `*`"),
   Vary: stringHeader("`Accept-Encoding`"),
 };
+/** Dynamic answers are sent uncompressed (identity only), so they carry no `Vary`. */
+const { Vary: _staticOnly, ...dynamicHeaders } = headers;
 const jsonError = (description: string) => ({
   description,
   content: { "application/json": { schema: ref(idOf(ErrorBody)) } },
@@ -161,7 +163,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           responses: {
             200: {
               description: "Reviews",
-              headers,
+              headers: dynamicHeaders,
               content: { "application/json": { schema: ref(idOf(SinceResult)) } },
             },
             304: notModified,

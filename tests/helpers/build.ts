@@ -6,11 +6,14 @@ import { ROOT, SAMPLE_CONTENT, tempDir } from "./paths.ts";
 
 export interface BuildRun {
   code: number;
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
-export function runBuild(env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string }): Promise<BuildRun> {
+export function runBuild(
+  env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string } & Record<string, string>,
+): Promise<BuildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, "scripts/build.ts")], {
       cwd: ROOT,
@@ -20,7 +23,7 @@ export function runBuild(env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on("exit", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
 }
 

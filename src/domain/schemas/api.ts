@@ -9,10 +9,27 @@ export const QUERY_MAX_LENGTH = 200;
 
 const name = z.string().trim().min(1).max(100);
 
+/**
+ * Numbers in a query string are decimal digits only (no `0x10`, `+5`, `1e0`, spaces): the string is turned into a
+ * number only when it is written that way, so anything else fails with the message below. MCP passes JSON numbers.
+ */
+const decimal = <T extends z.ZodType>(pattern: RegExp, inner: T) =>
+  z.preprocess((v) => (typeof v === "string" && pattern.test(v) ? Number(v) : v), inner);
+const notDigits = (what: string) => ({
+  error: (i: { code: string; input?: unknown }) =>
+    i.code === "invalid_type" && i.input !== undefined ? `must be ${what}` : undefined,
+});
+const DECIMAL_INT = /^[0-9]{1,9}$/;
+const DECIMAL_NUMBER = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
+
 export const SearchParams = z
   .strictObject({
-    rating: z.coerce.number().int().min(1).max(5).optional().describe("Exact star rating"),
-    min_rating: z.coerce.number().min(1).max(5).optional().describe("Minimum star rating, inclusive"),
+    rating: decimal(DECIMAL_INT, z.int(notDigits("a whole number written in digits")).min(1).max(5))
+      .optional()
+      .describe("Exact star rating"),
+    min_rating: decimal(DECIMAL_NUMBER, z.number(notDigits("a number written in digits")).min(1).max(5))
+      .optional()
+      .describe("Minimum star rating, inclusive"),
     since: IsoDate.optional().describe("Only reviews on or after this date"),
     until: IsoDate.optional().describe("Only reviews on or before this date"),
     query: z
@@ -23,7 +40,9 @@ export const SearchParams = z
       .describe("Case-insensitive substring of the title or text (NFKC-normalised); results ordered by relevance"),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, any case"),
-    limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe("Page size"),
+    limit: decimal(DECIMAL_INT, z.int(notDigits("a whole number written in digits")).min(1).max(SEARCH_LIMIT_MAX))
+      .default(SEARCH_LIMIT_DEFAULT)
+      .describe("Page size"),
     cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
   })
   .refine((p) => !p.since || !p.until || p.since <= p.until, {

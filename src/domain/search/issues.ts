@@ -19,7 +19,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
  */
 export function parseQuery<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): Parsed<z.output<S>> {
   const issues: Issue[] = [];
-  const single: Record<string, unknown> = {};
+  // No prototype: a parameter named __proto__ must become a key (and so an unknown parameter), not a prototype.
+  const single: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(raw)) {
     if (Array.isArray(v))
       issues.push({ path: [k], code: "repeated_parameter", message: `parameter ${k} is given more than once` });
