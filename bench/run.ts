@@ -12,6 +12,7 @@ import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
 import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
+import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
 
@@ -483,6 +484,7 @@ const largest = Math.max(...SIZES);
 await httpBench(dists.get(largest) as string, largest);
 await processBench(dists);
 await fanoutBench();
+report.push(...(await pipelineAbuseBench(dists.get(10000) as string, 10000, await freePort())));
 const header = [
   "# Benchmark results",
   "",
