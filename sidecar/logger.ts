@@ -1,9 +1,17 @@
-// Structured logs: one JSON line per event.
+// Structured logs: one JSON line per event; the same events printed for people when stdout is a terminal.
 import { pino } from "pino";
+import pretty from "pino-pretty";
 import type { Config } from "../src/config.ts";
 
 export type Logger = pino.Logger;
 
-export function createLogger(config: Pick<Config, "LOG_LEVEL">): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: "reviews-sidecar" } });
+/** `auto`: pretty on a terminal, JSON otherwise (files, pipes, log collectors). */
+export function usePretty(format: Config["LOG_FORMAT"], isTTY = process.stdout.isTTY === true): boolean {
+  return format === "pretty" || (format === "auto" && isTTY);
+}
+
+export function createLogger(config: Pick<Config, "LOG_LEVEL"> & Partial<Pick<Config, "LOG_FORMAT">>): Logger {
+  const options = { level: config.LOG_LEVEL, base: { service: "reviews-sidecar" } };
+  if (!usePretty(config.LOG_FORMAT ?? "auto")) return pino(options);
+  return pino(options, pretty({ sync: true, ignore: "pid,hostname,service", translateTime: "SYS:HH:MM:ss.l" }));
 }

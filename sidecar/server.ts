@@ -107,7 +107,11 @@ export async function main(): Promise<void> {
     const message =
       err.code === "ENOENT"
         ? `No build in ${config.DIST_DIR}: run npm run build (or npm start, which builds).`
-        : err.message;
+        : err.code === "EADDRINUSE"
+          ? `${config.HOST}:${config.PORT} is already in use: stop the other process or set PORT (or HOST) to a free one.`
+          : err.code === "EACCES" && err.syscall === "listen"
+            ? `Not allowed to listen on ${config.HOST}:${config.PORT}: set PORT to 1024 or above.`
+            : err.message;
     logger.fatal({ event: "server.start_failed", err: message }, message);
     process.exit(1);
   }

@@ -37,6 +37,7 @@ export const ConfigSchema = z
     /** Tests only: makes the build kill itself at a point where a crash must not lose the output. */
     BUILD_TEST_FAULT: z.enum(["kill-between-renames"]).optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",
