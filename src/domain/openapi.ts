@@ -39,20 +39,35 @@ const conditionalParams = [
   { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
 ];
 
-function staticGet(summary: string, description: string, mediaType: string, schema: object) {
+type Operation = { operationId: string; responses: Record<string, object> } & Record<string, unknown>;
+
+/** HEAD is served wherever GET is: the same operation with the bodies left out. */
+function withHead(get: Operation) {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, r]) => {
+      const { content: _body, ...rest } = r as { content?: unknown };
+      return [status, rest];
+    }),
+  );
   return {
-    get: {
-      summary,
-      description,
-      tags: ["datasets"],
-      parameters: conditionalParams,
-      responses: {
-        200: { description: "The resource", headers, content: { [mediaType]: { schema } } },
-        304: notModified,
-        414: { $ref: "#/components/responses/UriTooLong" },
-      },
-    },
+    get,
+    head: { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, responses },
   };
+}
+
+function staticGet(operationId: string, summary: string, description: string, mediaType: string, schema: object) {
+  return withHead({
+    operationId,
+    summary,
+    description,
+    tags: ["datasets"],
+    parameters: conditionalParams,
+    responses: {
+      200: { description: "The resource", headers, content: { [mediaType]: { schema } } },
+      304: notModified,
+      414: { $ref: "#/components/responses/UriTooLong" },
+    },
+  });
 }
 
 function queryParameters(schema: z.ZodObject) {
@@ -71,7 +86,12 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
     uri: (id) => `#/components/schemas/${id}`,
     target: "draft-2020-12",
   });
-  for (const s of Object.values(schemas)) delete (s as { $schema?: string }).$schema;
+  // Components are addressed by their JSON pointer; a `$id` there is forbidden by JSON Schema 2020-12 for
+  // schemas that are not resources of their own, and `$schema` is the document's business.
+  for (const s of Object.values(schemas)) {
+    delete (s as { $schema?: string }).$schema;
+    delete (s as { $id?: string }).$id;
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -86,7 +106,10 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         "`limit` 1 to 100 (default 20). Only reviews with `verified: true` are ever published.",
       ].join(" "),
       license: { name: "Reviews are published by the business; see its site", url: business.url },
+      contact: { name: business.name, url: business.url, ...(business.email ? { email: business.email } : {}) },
     },
+    // Public and read-only: no operation needs credentials.
+    security: [],
     servers: [{ url: baseUrl }],
     tags: [
       {
@@ -99,83 +122,89 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
     ],
     paths: {
       "/reviews.json": staticGet(
+        "getReviewsDataset",
         "Reviews dataset",
         "Business metadata, aggregate rating and every verified review, newest first. A WebSub topic.",
         "application/json",
         ref("ReviewsDataset"),
       ),
       "/insights.json": staticGet(
+        "getInsights",
         "Insights dataset",
         "Aspect-based sentiment (per aspect counts, score, trend by quarter, top terms, example quotes), entities (technicians, services, service areas), topics, FAQ and summary. Computed at build time from the published reviews; text flagged `generated: true` was written by the build, not by the business or a customer.",
         "application/json",
         ref("Insights"),
       ),
       "/api/feed.json": staticGet(
+        "getJsonFeed",
         "JSON Feed 1.1",
         `The ${50} newest reviews as JSON Feed 1.1 (served as application/json). A WebSub topic.`,
         "application/json",
         ref("JsonFeed"),
       ),
       "/feed.xml": staticGet(
+        "getAtomFeed",
         "Atom feed",
         "The 50 newest reviews as Atom (RFC 4287). A WebSub topic.",
         "application/atom+xml",
         { type: "string" },
       ),
-      "/.well-known/openapi.json": staticGet("This document", "OpenAPI 3.1.0", "application/json", { type: "object" }),
-      "/": staticGet("Human page", "The business's public reviews page", "text/html", { type: "string" }),
+      "/.well-known/openapi.json": staticGet("getOpenApi", "This document", "OpenAPI 3.1.0", "application/json", {
+        type: "object",
+      }),
+      "/": staticGet("getHomePage", "Human page", "The business's public reviews page", "text/html", {
+        type: "string",
+      }),
       ...extraPaths,
-      "/api/reviews/search": {
-        get: {
-          operationId: "searchReviews",
-          summary: "Search reviews",
-          description:
-            "Filters combine with AND. Order: with `query`, by relevance (title hits weigh 3, text hits 1), then newest first, then id; without, newest first (date, updated descending, id ascending). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
-          tags: ["reviews"],
-          parameters: queryParameters(SearchParams),
-          responses: {
-            200: {
-              description: "Matching reviews",
-              headers: { "Access-Control-Allow-Origin": headers["Access-Control-Allow-Origin"] },
-              content: { "application/json": { schema: ref(idOf(SearchResult)) } },
-            },
-            400: issues400,
-            414: { $ref: "#/components/responses/UriTooLong" },
-            500: { $ref: "#/components/responses/ServerError" },
+      "/api/reviews/search": withHead({
+        operationId: "searchReviews",
+        summary: "Search reviews",
+        description:
+          "Filters combine with AND. Order: with `query`, by relevance (title hits weigh 3, text hits 1), then newest first, then id; without, newest first (date, updated descending, id ascending). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
+        tags: ["reviews"],
+        parameters: queryParameters(SearchParams),
+        responses: {
+          200: {
+            description: "Matching reviews",
+            headers: { "Access-Control-Allow-Origin": headers["Access-Control-Allow-Origin"] },
+            content: { "application/json": { schema: ref(idOf(SearchResult)) } },
           },
+          400: issues400,
+          414: { $ref: "#/components/responses/UriTooLong" },
+          500: { $ref: "#/components/responses/ServerError" },
         },
-      },
-      "/api/reviews/since/{date}": {
-        get: {
-          operationId: "reviewsSince",
-          summary: "Reviews on or after a date",
-          description: "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending).",
-          tags: ["reviews"],
-          parameters: [
-            {
-              name: "date",
-              in: "path",
-              required: true,
-              schema: z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" }),
-            },
-            ...conditionalParams,
-          ],
-          responses: {
-            200: {
-              description: "Reviews",
-              headers: dynamicHeaders,
-              content: { "application/json": { schema: ref(idOf(SinceResult)) } },
-            },
-            304: notModified,
-            400: issues400,
-            414: { $ref: "#/components/responses/UriTooLong" },
-            500: { $ref: "#/components/responses/ServerError" },
+      }),
+      "/api/reviews/since/{date}": withHead({
+        operationId: "reviewsSince",
+        summary: "Reviews on or after a date",
+        description: "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending).",
+        tags: ["reviews"],
+        parameters: [
+          {
+            name: "date",
+            in: "path",
+            required: true,
+            schema: z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" }),
           },
+          ...conditionalParams,
+        ],
+        responses: {
+          200: {
+            description: "Reviews",
+            headers: dynamicHeaders,
+            content: { "application/json": { schema: ref(idOf(SinceResult)) } },
+          },
+          304: notModified,
+          400: issues400,
+          414: { $ref: "#/components/responses/UriTooLong" },
+          500: { $ref: "#/components/responses/ServerError" },
         },
-      },
+      }),
       "/mcp": {
         delete: {
+          operationId: "mcpEndSession",
           summary: "End an MCP session",
+          description: "Ends a session begun with `initialize` (protocol revisions that have sessions).",
           tags: ["mcp"],
           parameters: [{ name: "Mcp-Session-Id", in: "header", required: true, schema: { type: "string" } }],
           responses: {
@@ -188,6 +217,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           },
         },
         post: {
+          operationId: "mcpRequest",
           summary: "Model Context Protocol (streamable HTTP, JSON-RPC 2.0)",
           description:
             "Protocol 2025-06-18. Send `Accept: application/json, text/event-stream`; `initialize` returns an `Mcp-Session-Id` header to send on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. Bodies over 64 KiB get 413; a foreign Origin gets 403.",
@@ -223,6 +253,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       },
       "/api/websub/hub": {
         post: {
+          operationId: "hubSubscription",
           summary: "WebSub hub: subscribe or unsubscribe",
           description: `Topics: ${urls.atom}, ${urls.json}, ${urls.dataset}. Callbacks must be HTTPS; verification of intent runs after the 202. Deliveries carry the full topic content, its Content-Type and a Link header (rel=hub, rel=self); with hub.secret, X-Hub-Signature: sha256=<hex HMAC>.`,
           tags: ["websub"],

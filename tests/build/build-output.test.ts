@@ -126,7 +126,38 @@ describe("Atom feed", () => {
 });
 
 describe("OpenAPI", () => {
-  test("passes redocly's recommended-strict lint", () => {
+  test("passes Spectral's spectral:oas ruleset with no error or warning", () => {
+    const bin = join(ROOT, "node_modules/.bin/spectral");
+    const run = spawnSync(
+      process.execPath,
+      [bin, "lint", join(dist, ".well-known/openapi.json"), "-r", join(ROOT, ".spectral.yaml"), "-f", "json", "-q"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    const problems = JSON.parse(run.stdout || "[]") as { code: string; message: string; path: string[] }[];
+    assert.deepEqual(
+      problems.map((p) => `${p.code} at ${p.path.join(".")}: ${p.message}`),
+      [],
+    );
+  });
+
+  test("component schemas carry no $id (JSON Schema 2020-12) and every operation has an operationId", async () => {
+    const doc = JSON.parse(await read(".well-known/openapi.json"));
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      assert.equal((schema as { $id?: string }).$id, undefined, name);
+    }
+    assert.deepEqual(doc.security, []);
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        assert.ok(op.operationId, `${method} ${path} has an operationId`);
+        ids.push(op.operationId);
+      }
+      if (item.get) assert.ok(item.head, `HEAD is described for ${path}`);
+    }
+    assert.equal(new Set(ids).size, ids.length, "operationIds are unique");
+  });
+
+  test("passes redocly's recommended lint", () => {
     const bin = join(ROOT, "node_modules/.bin/redocly");
     const run = spawnSync(bin, ["lint", join(dist, ".well-known/openapi.json"), "--format=summary"], {
       cwd: ROOT,
