@@ -1,11 +1,9 @@
 // Middleware every request passes: limits, CORS, request logs.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
+import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./errors.ts";
-
-export const MAX_URL_BYTES = 2048;
-export const MAX_HEADER_BYTES = 16 * 1024;
 
 export const urlLimit: RequestHandler = (req, _res, next) => {
   if (Buffer.byteLength(req.originalUrl) > MAX_URL_BYTES) {

@@ -5,12 +5,11 @@ import { randomUUID } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
+import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Logger } from "../logger.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 import { memorySessionStore, type SessionStore } from "./session-store.ts";
-
-export const MCP_MAX_BODY_BYTES = 64 * 1024;
 
 export interface McpOptions {
   store: BuildStore;

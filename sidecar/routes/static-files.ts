@@ -4,10 +4,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { strongEtag } from "../../src/domain/hash.ts";
+import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { ServedFile } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
-import { logRequest, MAX_URL_BYTES, setCorsHeaders } from "../http/cross-cutting.ts";
+import { logRequest, setCorsHeaders } from "../http/cross-cutting.ts";
 import { acceptedEncodings } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
 import { CACHE_DATA, CACHE_IMMUTABLE, sendBytes } from "../http/headers.ts";

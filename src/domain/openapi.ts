@@ -2,8 +2,19 @@
 import * as z from "zod";
 import "./schemas/published.ts";
 import "./schemas/insights.ts";
-import { feedUrls } from "./feeds/feed-items.ts";
-import { ErrorBody, IssuesBody, SearchParams, SearchResult, SinceParams, SinceResult } from "./schemas/api.ts";
+import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
+import { bytesText, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_MAX_BODY_BYTES } from "./limits.ts";
+import {
+  ErrorBody,
+  IssuesBody,
+  QUERY_MAX_LENGTH,
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  SearchParams,
+  SearchResult,
+  SinceParams,
+  SinceResult,
+} from "./schemas/api.ts";
 import type { Business } from "./schemas/published.ts";
 
 export const API_VERSION = "1.0.0";
@@ -102,8 +113,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         "No authentication; an Authorization header is ignored. Every read endpoint sends `Access-Control-Allow-Origin: *`,",
         "supports HEAD, and answers conditional requests (If-None-Match wins over If-Modified-Since) with 304.",
         "Errors of the JSON API are JSON: 400 `{issues}` for invalid parameters, 404/405/413/414/431/500 `{error, message}`.",
-        "Limits: URLs up to 2048 bytes, request headers up to 16 KiB, MCP bodies up to 64 KiB, `query` 1 to 200 characters,",
-        "`limit` 1 to 100 (default 20). Only reviews with `verified: true` are ever published.",
+        `Limits: URLs up to ${bytesText(MAX_URL_BYTES)}, request headers up to ${bytesText(MAX_HEADER_BYTES)}, MCP bodies up to ${bytesText(MCP_MAX_BODY_BYTES)}, \`query\` 1 to ${QUERY_MAX_LENGTH} characters,`,
+        `\`limit\` 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}). Only reviews with \`verified: true\` are ever published.`,
       ].join(" "),
       license: { name: "Reviews are published by the business; see its site", url: business.url },
       contact: { name: business.name, url: business.url, ...(business.email ? { email: business.email } : {}) },
@@ -138,7 +149,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       "/api/feed.json": staticGet(
         "getJsonFeed",
         "JSON Feed 1.1",
-        `The ${50} newest reviews as JSON Feed 1.1 (served as application/json). A WebSub topic.`,
+        `The ${FEED_SIZE} newest reviews as JSON Feed 1.1 (served as application/json). A WebSub topic.`,
         "application/json",
         ref("JsonFeed"),
       ),
@@ -220,7 +231,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           operationId: "mcpRequest",
           summary: "Model Context Protocol (streamable HTTP, JSON-RPC 2.0)",
           description:
-            "Protocol 2025-06-18. Send `Accept: application/json, text/event-stream`; `initialize` returns an `Mcp-Session-Id` header to send on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. Bodies over 64 KiB get 413; a foreign Origin gets 403.",
+            "Protocol 2025-06-18. Send `Accept: application/json, text/event-stream`; `initialize` returns an `Mcp-Session-Id` header to send on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. " +
+            `Bodies over ${bytesText(MCP_MAX_BODY_BYTES)} get 413; a foreign Origin gets 403.`,
           tags: ["mcp"],
           requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
           responses: {
@@ -235,7 +247,10 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               description: "Unknown or ended session",
               content: { "application/json": { schema: { type: "object" } } },
             },
-            413: { description: "Body over 64 KiB", content: { "application/json": { schema: { type: "object" } } } },
+            413: {
+              description: `Body over ${bytesText(MCP_MAX_BODY_BYTES)}`,
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             406: {
               description: "Accept lacks application/json or text/event-stream",
               content: { "application/json": { schema: { type: "object" } } },
@@ -290,7 +305,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
     components: {
       schemas,
       responses: {
-        UriTooLong: jsonError("The URL is longer than 2048 bytes"),
+        UriTooLong: jsonError(`The URL is longer than ${bytesText(MAX_URL_BYTES)}`),
         ServerError: jsonError("Internal error; nothing internal is revealed"),
       },
     },
