@@ -24,12 +24,19 @@ const DECIMAL_NUMBER = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
 
 export const SearchParams = z
   .strictObject({
-    rating: decimal(DECIMAL_INT, z.int(notDigits("a whole number written in digits")).min(1).max(5))
-      .optional()
-      .describe("Exact star rating"),
-    min_rating: decimal(DECIMAL_NUMBER, z.number(notDigits("a number written in digits")).min(1).max(5))
-      .optional()
-      .describe("Minimum star rating, inclusive"),
+    rating: decimal(
+      DECIMAL_INT,
+      z.int(notDigits("a whole number written in digits")).min(1).max(5).optional().describe("Exact star rating"),
+    ),
+    min_rating: decimal(
+      DECIMAL_NUMBER,
+      z
+        .number(notDigits("a number written in digits"))
+        .min(1)
+        .max(5)
+        .optional()
+        .describe("Minimum star rating, inclusive"),
+    ),
     since: IsoDate.optional().describe("Only reviews on or after this date"),
     until: IsoDate.optional().describe("Only reviews on or before this date"),
     query: z
@@ -40,9 +47,15 @@ export const SearchParams = z
       .describe("Case-insensitive substring of the title or text (NFKC-normalised); results ordered by relevance"),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, any case"),
-    limit: decimal(DECIMAL_INT, z.int(notDigits("a whole number written in digits")).min(1).max(SEARCH_LIMIT_MAX))
-      .default(SEARCH_LIMIT_DEFAULT)
-      .describe("Page size"),
+    limit: decimal(
+      DECIMAL_INT,
+      z
+        .int(notDigits("a whole number written in digits"))
+        .min(1)
+        .max(SEARCH_LIMIT_MAX)
+        .default(SEARCH_LIMIT_DEFAULT)
+        .describe("Page size"),
+    ),
     cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
   })
   .refine((p) => !p.since || !p.until || p.since <= p.until, {
