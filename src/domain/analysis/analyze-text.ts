@@ -47,6 +47,8 @@ export interface AspectMention {
 
 export interface TextAnalysis {
   sentiment: { score: number; label: Sentiment };
+  /** The review's label for the insights, `mixed` included. */
+  overall: Sentiment | "mixed";
   aspects: AspectMention[];
 }
 
@@ -89,5 +91,5 @@ export function analyzeText(parts: readonly string[], neutral?: ReadonlySet<stri
     }
   }
   const score = normalizeScore(total);
-  return { sentiment: { score, label: labelOf(score) }, aspects };
+  return { sentiment: { score, label: labelOf(score) }, overall: labelOf(score), aspects };
 }
