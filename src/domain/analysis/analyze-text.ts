@@ -12,6 +12,7 @@ import {
   type Hit,
   isNegator,
   labelOf,
+  NEGATION_FACTOR,
   normalizeScore,
   opensContrast,
   sentimentTargets,
@@ -88,6 +89,21 @@ function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySe
   return dropped.size ? hits.filter((h) => !dropped.has(unitOf[h.index])) : hits;
 }
 
+/** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
+function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]) {
+  const starts = [...breaks];
+  const byUnit = new Map<number, number>();
+  for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
+  const added: Hit[] = [];
+  for (let u = 1; u < starts.length; u++) {
+    const last = (starts[u + 1] ?? tokens.length) - 1;
+    const before = byUnit.get(u - 1);
+    if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
+      added.push({ index: last, length: 1, valence: NEGATION_FACTOR * before });
+  }
+  return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
+}
+
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
   let positive = 0;
@@ -100,7 +116,12 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
     const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, spanIndex(tokens, sentences(part)));
-    const hits = dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf);
+    const hits = ellipticalNegation(
+      dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf),
+      tokens,
+      breaks,
+      unitOf,
+    );
     // Clause weighting: "X but Y": Y carries the verdict, so X counts half; "although X" weighs less.
     const perClause = clauseSpans.map(() => ({ p: 0, n: 0 }));
     for (const h of hits) {
@@ -108,9 +129,10 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
       if (h.valence > 0) c.p += h.valence;
       else c.n += h.valence;
     }
-    for (const [c, span] of clauseSpans.entries()) {
-      const first = tokens.findIndex((t) => t.start >= span.start);
-      const clauseTokens = first < 0 ? [] : tokens.slice(first, first + 2).filter((t) => t.start < span.end);
+    const firstToken = clauseSpans.map(() => -1);
+    for (let i = tokens.length - 1; i >= 0; i--) firstToken[clauseOf[i]] = i;
+    for (let c = 0; c < clauseSpans.length; c++) {
+      const clauseTokens = firstToken[c] < 0 ? [] : [tokens[firstToken[c]]];
       const w = clauseWeight(clauseTokens);
       perClause[c].p *= w;
       perClause[c].n *= w;

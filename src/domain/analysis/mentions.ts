@@ -9,7 +9,8 @@ const commonWordNames = new Set(names.common_word_names);
 // "was"/"is"/"has"/"had" after a noun-like name are ambiguous ("Bill was high"); after a modal one they are not.
 const AMBIGUOUS_VERBS = new Set(["was", "is", "has", "had"]);
 const nameVerbs = new Set(names.name_verbs);
-const modalNames = new Set(names.modal_names);
+// Modal verbs (will, may) and adjectives (frank) never come before was/is/has/had; nouns (bill, grant) can.
+const nameBeforeWas = new Set([...names.modal_names, ...names.adjective_names]);
 
 export interface Mentions {
   technicians: string[];
@@ -97,7 +98,9 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     if (!isCapitalised(tok.raw)) return undefined;
     const followedByName = next !== undefined && isCapitalised(next.raw) && next.norm[0] === entry.initial;
     const verbCue =
-      next !== undefined && nameVerbs.has(next.norm) && (!AMBIGUOUS_VERBS.has(next.norm) || modalNames.has(tok.norm));
+      next !== undefined &&
+      nameVerbs.has(next.norm) &&
+      (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(tok.norm));
     if (!sentenceStart || followedByName || verbCue) return entry.id;
     return undefined;
   }

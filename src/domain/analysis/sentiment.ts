@@ -30,6 +30,8 @@ const contrast = new Set(lexicon.contrast);
 const beliefVerbs = new Set(lexicon.belief_verbs);
 const problemWords = new Set(lexicon.problem_words);
 const recurrence = new Set(lexicon.recurrence);
+const resolution = new Set(lexicon.resolution);
+const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => [p, true]));
 const wanted = new Set(lexicon.wanted_things);
 const dirtNouns = new Set(lexicon.dirt_nouns);
 const dirtVerbs = new Set(lexicon.dirt_verbs);
@@ -54,10 +56,11 @@ export const SPANISH_LEXICON_VERSION = spanish.version;
 
 const NO_WORDS: ReadonlySet<string> = new Set();
 const NEGATION_SCOPE = 3;
-const NEGATION_FACTOR = -0.6;
+export const NEGATION_FACTOR = -0.6;
 const MODIFIER_SCOPE = 2;
 const ABSENT_PROBLEM = 1.5;
 const RECURRING_PROBLEM = -2.5;
+const RESOLVED_PROBLEM = 2;
 const MISSING_WANTED = -2;
 const DIRT_LEFT = -2.5;
 const RECURRENCE_WINDOW = 3;
@@ -86,6 +89,8 @@ function contextValence(tokens: readonly Token[], i: number, lo: number, hi: num
     if (negated) return ABSENT_PROBLEM / NEGATION_FACTOR;
     if (near(tokens, Math.max(lo, i - RECURRENCE_WINDOW), Math.min(hi, i + RECURRENCE_WINDOW), recurrence))
       return RECURRING_PROBLEM;
+    if (near(tokens, Math.max(lo, i - RECURRENCE_WINDOW), Math.min(hi, i + RECURRENCE_WINDOW), resolution))
+      return RESOLVED_PROBLEM;
     if (!dirtNouns.has(norm)) return 0;
   }
   if (wanted.has(norm) && negated) return MISSING_WANTED / NEGATION_FACTOR;
@@ -124,6 +129,13 @@ export function clauseHits(
           unitEnd = k - 1;
           break;
         }
+    }
+    const negatorPhrase = negatorPhrases.match(tokens, i);
+    if (negatorPhrase) {
+      // "Not once did they call back": the negation reaches past the inverted auxiliary.
+      negatedUntil = Math.min(i + negatorPhrase.length + NEGATION_SCOPE + 1, unitEnd);
+      i += negatorPhrase.length;
+      continue;
     }
     const phrase = phrases.match(tokens, i);
     const norm = tokens[i].norm;

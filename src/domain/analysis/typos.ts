@@ -73,23 +73,29 @@ export class TypoCorrector {
   }
 
   correct(norm: string, neutral: ReadonlySet<string>): string | undefined {
-    if (this.#known.has(norm) || neutral.has(norm)) return undefined;
+    if (neutral.has(norm)) return undefined;
+    const cached = this.#cache.get(norm);
+    if (cached !== undefined || this.#cache.has(norm)) return cached;
+    const found = this.#lookup(norm);
+    if (this.#cache.size < CACHE_LIMIT) this.#cache.set(norm, found);
+    return found;
+  }
+
+  #lookup(norm: string): string | undefined {
     const special = SPECIAL[norm];
     if (special) return special;
     if (CONTRACTION.test(norm)) return `${norm.slice(0, -2)}n't`;
+    if (this.#known.has(norm)) return undefined;
     if (norm.length < MIN_LENGTH || !/^\p{L}+$/u.test(norm)) return undefined;
-    if (this.#cache.has(norm)) return this.#cache.get(norm);
-    let found = this.#exact.get(fold(norm)) ?? undefined;
-    if (found === undefined)
-      for (const key of deletions(fold(norm))) {
-        const t = this.#index.get(key);
-        if (t === null || (t !== undefined && found !== undefined && t !== found)) {
-          found = undefined;
-          break;
-        }
-        if (t !== undefined) found = t;
-      }
-    if (this.#cache.size < CACHE_LIMIT) this.#cache.set(norm, found);
+    const folded = fold(norm);
+    const exact = this.#exact.get(folded);
+    if (exact !== undefined) return exact ?? undefined;
+    let found: string | undefined;
+    for (const key of deletions(folded)) {
+      const t = this.#index.get(key);
+      if (t === null || (t !== undefined && found !== undefined && t !== found)) return undefined;
+      if (t !== undefined) found = t;
+    }
     return found;
   }
 
