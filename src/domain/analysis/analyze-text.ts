@@ -7,19 +7,16 @@ import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
-  clauseWeight,
   correctionOpeners,
   type Hit,
   isNegator,
-  labelOf,
   NEGATION_FACTOR,
-  normalizeScore,
-  opensContrast,
   sentimentTargets,
   sentimentVocabulary,
 } from "./sentiment.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
+import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
 export { aspectCues } from "./aspects.ts";
 
@@ -45,9 +42,6 @@ export const typos = new TypoCorrector(
 // Words and punctuation that end an opinion unit: "fast and clean", "Rude receptionist, great technician".
 const UNIT_WORDS = new Set(["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
-// Mixed: both sides carry at least this much weighted valence and the weaker is at least this share of the other.
-const MIXED_MIN = 1.2;
-const MIXED_RATIO = 0.5;
 
 /** Index of the span containing each token (spans sorted, tokens sorted). */
 function spanIndex(tokens: readonly Token[], spans: readonly Span[]): number[] {
@@ -106,8 +100,7 @@ function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: Reado
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  let positive = 0;
-  let negative = 0;
+  const masses = noMasses();
   const aspects: AspectMention[] = [];
   const byKey = new Map<string, AspectMention>();
   for (const [partIndex, part] of parts.entries()) {
@@ -115,36 +108,15 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
     const clauseSpans = clauses(part);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
-    const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, spanIndex(tokens, sentences(part)));
+    const sentenceOf = spanIndex(tokens, sentences(part));
+    const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const hits = ellipticalNegation(
       dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf),
       tokens,
       breaks,
       unitOf,
     );
-    // Clause weighting: "X but Y": Y carries the verdict, so X counts half; "although X" weighs less.
-    const perClause = clauseSpans.map(() => ({ p: 0, n: 0 }));
-    for (const h of hits) {
-      const c = perClause[clauseOf[h.index]];
-      if (h.valence > 0) c.p += h.valence;
-      else c.n += h.valence;
-    }
-    const firstToken = clauseSpans.map(() => -1);
-    for (let i = tokens.length - 1; i >= 0; i--) firstToken[clauseOf[i]] = i;
-    for (let c = 0; c < clauseSpans.length; c++) {
-      const clauseTokens = firstToken[c] < 0 ? [] : [tokens[firstToken[c]]];
-      const w = clauseWeight(clauseTokens);
-      perClause[c].p *= w;
-      perClause[c].n *= w;
-      if (c > 0 && opensContrast(clauseTokens)) {
-        perClause[c - 1].p /= 2;
-        perClause[c - 1].n /= 2;
-      }
-    }
-    for (const c of perClause) {
-      positive += c.p;
-      negative += c.n;
-    }
+    addClauseMasses(masses, hits, tokens, clauseOf, sentenceOf, clauseSpans.length);
     const cues = findCues(tokens);
     const polarities = bindCues(cues, hits, unitOf, unitSentence);
     for (const [k, cue] of cues.entries()) {
@@ -162,9 +134,6 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
       }
     }
   }
-  const score = normalizeScore(positive + negative);
-  const label = labelOf(score);
-  const weaker = Math.min(positive, -negative);
-  const mixed = weaker >= MIXED_MIN && weaker >= MIXED_RATIO * Math.max(positive, -negative);
-  return { sentiment: { score, label }, overall: mixed ? "mixed" : label, aspects };
+  const { score, label, overall } = verdict(masses);
+  return { sentiment: { score, label }, overall, aspects };
 }

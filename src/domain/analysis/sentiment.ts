@@ -180,6 +180,7 @@ export function clauseWeight(tokens: readonly Token[]): number {
   if (opensContrast(tokens)) return 1.5;
   const first = tokens[0]?.norm;
   if (first !== undefined && contrast.has(first)) return 0.6;
+  if (first === "even" && (tokens[1]?.norm === "though" || tokens[1]?.norm === "if")) return 0.6;
   return 1;
 }
 
