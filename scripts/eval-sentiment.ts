@@ -1,12 +1,11 @@
 // npm run eval [-- --dev] [-- --errors] [-- --json]: scores the analysis on the labelled sets in eval/
 // (see eval/README.md) beside the figures of the engine before issue 18 (eval/baseline.json), and measures
 // analysis throughput. A held-out set whose sha256 no longer matches the committed one gets no figure.
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
 import { BusinessContent } from "../src/domain/schemas/content.ts";
 import { generateReviews } from "./content-generator/generate.ts";
-import { evaluate, parseJsonl } from "./eval/evaluate.ts";
+import { evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
 import { formatReport, type Summary, summarise } from "./eval/report.ts";
 import { reviewsPerSecond } from "./eval/throughput.ts";
 
@@ -28,12 +27,11 @@ const summaries: Record<string, Summary> = {};
 for (const set of sets) {
   const file = `eval/${set}.jsonl`;
   const text = await read(`${set}.jsonl`);
-  const sha = createHash("sha256").update(text).digest("hex");
-  console.log(`\n=== ${file} sha256 ${sha}`);
+  console.log(`\n=== ${file} sha256 ${sha256(text)}`);
   const pinned = HELD_OUT[set];
   if (pinned) {
-    const committed = (await read(pinned)).trim().split(/\s+/)[0];
-    if (committed !== sha) {
+    const { ok, committed } = heldOutCheck(text, await read(pinned));
+    if (!ok) {
       console.log(`REFUSED: ${file} no longer matches eval/${pinned} (${committed}); no held-out figure is reported.`);
       process.exitCode = 1;
       continue;

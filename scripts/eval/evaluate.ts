@@ -1,6 +1,7 @@
 // Scores the analysis module against a labelled JSONL set: the review label (positive, neutral, negative,
 // mixed), aspect polarity (all labelled aspects and those in clauses that mix polarities) and technician
 // mentions, each with the counts behind the figure.
+import { createHash } from "node:crypto";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
 import type { Sentiment } from "../../src/domain/schemas/common.ts";
@@ -52,6 +53,15 @@ const bump = (m: Matrix, row: string, col: string) => {
   m[row] ??= {};
   m[row][col] = (m[row][col] ?? 0) + 1;
 };
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Whether a held-out set is still the file whose hash was committed (`pinned`: a sha256sum line). */
+export function heldOutCheck(text: string, pinned: string): { sha: string; committed: string; ok: boolean } {
+  const sha = sha256(text);
+  const committed = pinned.trim().split(/\s+/)[0] ?? "";
+  return { sha, committed, ok: /^[0-9a-f]{64}$/.test(committed) && committed === sha };
+}
 
 /** Parses a JSONL set; a bad line is reported with its number. */
 export function parseJsonl(text: string, file: string): LabelledItem[] {
