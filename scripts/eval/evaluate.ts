@@ -38,6 +38,8 @@ export interface EvalReport {
   accuracy: number;
   /** Over the labels present in the set's gold labels. */
   macroF1: number;
+  /** The record's three-way label (what search filters see) on the items not labelled mixed. */
+  recordMacroF1: number;
   perClass: Partial<Record<Label, Score>>;
   confusion: Matrix;
   mixedAspects: Tally;
@@ -55,6 +57,30 @@ const bump = (m: Matrix, row: string, col: string) => {
 };
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Precision, recall and F1 of each label that has gold items in `confusion` (rows gold, columns predicted). */
+function scores(confusion: Matrix): Partial<Record<Label, Score>> {
+  const out: Partial<Record<Label, Score>> = {};
+  for (const l of LABELS.filter((x) => confusion[x])) {
+    const tp = confusion[l]?.[l] ?? 0;
+    const predicted = LABELS.reduce((s, g) => s + (confusion[g]?.[l] ?? 0), 0);
+    const support = LABELS.reduce((s, p) => s + (confusion[l]?.[p] ?? 0), 0);
+    const precision = ratio(tp, predicted);
+    const recall = ratio(tp, support);
+    out[l] = {
+      precision,
+      recall,
+      f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+      support,
+    };
+  }
+  return out;
+}
+
+const macro = (s: Partial<Record<Label, Score>>) => {
+  const xs = Object.values(s);
+  return xs.reduce((t, c) => t + c.f1, 0) / xs.length;
+};
 
 /** Whether a held-out set is still the file whose hash was committed (`pinned`: a sha256sum line). */
 export function heldOutCheck(text: string, pinned: string): { sha: string; committed: string; ok: boolean } {
@@ -85,6 +111,7 @@ export function evaluate(items: readonly LabelledItem[], business: BusinessConte
   const matcher = buildMatcher(business);
   const neutral = nameWords(business);
   const confusion: Matrix = {};
+  const recordConfusion: Matrix = {};
   const errors: EvalReport["errors"] = [];
   const mixed = { total: 0, correct: 0 };
   const all = { total: 0, correct: 0 };
@@ -95,6 +122,7 @@ export function evaluate(items: readonly LabelledItem[], business: BusinessConte
     const a = analyzeText([item.text], neutral);
     const got: Label = a.overall;
     bump(confusion, item.label, got);
+    if (item.label !== "mixed") bump(recordConfusion, item.label, a.sentiment.label);
     if (got === item.label) correct++;
     else errors.push({ text: item.text, expected: item.label, got: `${got} (${a.sentiment.score})` });
     const expectedAspects = Object.entries(item.aspects ?? {});
@@ -130,21 +158,12 @@ export function evaluate(items: readonly LabelledItem[], business: BusinessConte
         errors.push({ text: item.text, expected: `technicians ${[...want]}`, got: `${[...found]}` });
     }
   }
-  const present = LABELS.filter((l) => items.some((i) => i.label === l));
-  const perClass: EvalReport["perClass"] = {};
-  for (const l of present) {
-    const tp = confusion[l]?.[l] ?? 0;
-    const predicted = LABELS.reduce((s, g) => s + (confusion[g]?.[l] ?? 0), 0);
-    const support = LABELS.reduce((s, p) => s + (confusion[l]?.[p] ?? 0), 0);
-    const precision = ratio(tp, predicted);
-    const recall = ratio(tp, support);
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    perClass[l] = { precision, recall, f1, support };
-  }
+  const perClass = scores(confusion);
   return {
     items: items.length,
     accuracy: correct / items.length,
-    macroF1: present.reduce((s, l) => s + (perClass[l]?.f1 ?? 0), 0) / present.length,
+    macroF1: macro(perClass),
+    recordMacroF1: macro(scores(recordConfusion)),
     perClass,
     confusion,
     mixedAspects: tally(mixed.total, mixed.correct),

@@ -7,6 +7,7 @@ export interface Summary {
   items: number;
   accuracy: number;
   macroF1: number;
+  recordMacroF1?: number;
   allAspects: number;
   mixedAspects: number;
   mentionPrecision: number;
@@ -20,6 +21,7 @@ export function summarise(r: EvalReport): Summary {
     items: r.items,
     accuracy: r.accuracy,
     macroF1: r.macroF1,
+    recordMacroF1: r.recordMacroF1,
     allAspects: r.allAspects.accuracy,
     mixedAspects: r.mixedAspects.accuracy,
     mentionPrecision: r.mentions.precision,
@@ -44,11 +46,12 @@ function matrix(m: Record<string, Record<string, number>>, rows: readonly string
 
 export function formatReport(r: EvalReport, old: Summary | undefined, aim: boolean): string {
   const aimOf = (x: number, target: number) => (aim ? (x >= target ? "  (aim met)" : `  (aim ${target} missed)`) : "");
-  const w = [40, 9, 9];
+  const w = [44, 9, 9];
   const out = [
     row(["", "now", "before"], w),
     row(["review label accuracy", f3(r.accuracy), f3(old?.accuracy)], w),
     row(["review label macro-F1", f3(r.macroF1), f3(old?.macroF1)], w) + aimOf(r.macroF1, 0.85),
+    row(["record label macro-F1 (3 labels, no mixed)", f3(r.recordMacroF1), f3(old?.recordMacroF1)], w),
     row(
       [
         `aspect polarity, all (${r.allAspects.correct}/${r.allAspects.total})`,
