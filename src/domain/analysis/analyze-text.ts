@@ -35,7 +35,7 @@ export interface TextAnalysis {
   aspects: AspectMention[];
 }
 
-export const typos = new TypoCorrector(
+const typos = new TypoCorrector(
   [...sentimentTargets, ...cueTargets],
   [...sentimentVocabulary, ...cueVocabulary, ...stopwordList.words, ...englishWords],
 );
