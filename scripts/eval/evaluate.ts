@@ -1,57 +1,141 @@
-// Scores the analysis module against a labelled JSONL set: three-class sentiment, aspect polarity on
-// mixed-aspect clauses, technician mentions.
+// Scores the analysis module against a labelled JSONL set: the review label (positive, neutral, negative,
+// mixed), aspect polarity (all labelled aspects and those in clauses that mix polarities) and technician
+// mentions, each with the counts behind the figure.
+import { createHash } from "node:crypto";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
 import type { Sentiment } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
 
+export const LABELS = ["positive", "neutral", "negative", "mixed"] as const;
+export type Label = (typeof LABELS)[number];
+export const POLARITIES = ["positive", "neutral", "negative"] as const;
+/** Predicted polarity of a labelled aspect, or `missing` when the analysis did not find the aspect. */
+export const PREDICTED = [...POLARITIES, "missing"] as const;
+
 export interface LabelledItem {
   text: string;
-  label: Sentiment;
+  label: Label;
   aspects?: Record<string, Sentiment>;
   technicians?: string[];
+}
+
+type Matrix = Record<string, Record<string, number>>;
+interface Score {
+  precision: number;
+  recall: number;
+  f1: number;
+  support: number;
+}
+interface Tally {
+  total: number;
+  correct: number;
+  accuracy: number;
 }
 
 export interface EvalReport {
   items: number;
   accuracy: number;
+  /** Over the labels present in the set's gold labels. */
   macroF1: number;
-  perClass: Record<Sentiment, { precision: number; recall: number; f1: number }>;
-  mixedAspects: { total: number; correct: number; accuracy: number };
-  allAspects: { total: number; correct: number; accuracy: number };
+  /** The record's three-way label (what search filters see) on the items not labelled mixed. */
+  recordMacroF1: number;
+  perClass: Partial<Record<Label, Score>>;
+  confusion: Matrix;
+  mixedAspects: Tally;
+  allAspects: Tally;
+  perAspect: Record<string, Tally & { confusion: Matrix }>;
   mentions: { precision: number; recall: number; tp: number; fp: number; fn: number };
   errors: { text: string; expected: string; got: string }[];
 }
 
-const LABELS: Sentiment[] = ["positive", "neutral", "negative"];
 const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+const tally = (total: number, correct: number): Tally => ({ total, correct, accuracy: ratio(correct, total) });
+const bump = (m: Matrix, row: string, col: string) => {
+  m[row] ??= {};
+  m[row][col] = (m[row][col] ?? 0) + 1;
+};
 
-export function parseJsonl(text: string): LabelledItem[] {
-  return text
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as LabelledItem);
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Precision, recall and F1 of each label that has gold items in `confusion` (rows gold, columns predicted). */
+function scores(confusion: Matrix): Partial<Record<Label, Score>> {
+  const out: Partial<Record<Label, Score>> = {};
+  for (const l of LABELS.filter((x) => confusion[x])) {
+    const tp = confusion[l]?.[l] ?? 0;
+    const predicted = LABELS.reduce((s, g) => s + (confusion[g]?.[l] ?? 0), 0);
+    const support = LABELS.reduce((s, p) => s + (confusion[l]?.[p] ?? 0), 0);
+    const precision = ratio(tp, predicted);
+    const recall = ratio(tp, support);
+    out[l] = {
+      precision,
+      recall,
+      f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+      support,
+    };
+  }
+  return out;
 }
 
-export function evaluate(items: LabelledItem[], business: BusinessContent): EvalReport {
+const macro = (s: Partial<Record<Label, Score>>) => {
+  const xs = Object.values(s);
+  return xs.reduce((t, c) => t + c.f1, 0) / xs.length;
+};
+
+/** Whether a held-out set is still the file whose hash was committed (`pinned`: a sha256sum line). */
+export function heldOutCheck(text: string, pinned: string): { sha: string; committed: string; ok: boolean } {
+  const sha = sha256(text);
+  const committed = pinned.trim().split(/\s+/)[0] ?? "";
+  return { sha, committed, ok: /^[0-9a-f]{64}$/.test(committed) && committed === sha };
+}
+
+/** Parses a JSONL set; a bad line is reported with its number. */
+export function parseJsonl(text: string, file: string): LabelledItem[] {
+  const out: LabelledItem[] = [];
+  for (const [i, line] of text.split("\n").entries()) {
+    if (!line.trim()) continue;
+    let item: LabelledItem;
+    try {
+      item = JSON.parse(line) as LabelledItem;
+    } catch (e) {
+      throw new Error(`${file}:${i + 1}: not JSON (${(e as Error).message})`);
+    }
+    if (typeof item.text !== "string" || !(LABELS as readonly string[]).includes(item.label))
+      throw new Error(`${file}:${i + 1}: needs "text" and a "label" among ${LABELS.join(", ")}`);
+    out.push(item);
+  }
+  return out;
+}
+
+export function evaluate(items: readonly LabelledItem[], business: BusinessContent): EvalReport {
   const matcher = buildMatcher(business);
   const neutral = nameWords(business);
-  const confusion = new Map<string, number>();
+  const confusion: Matrix = {};
+  const recordConfusion: Matrix = {};
   const errors: EvalReport["errors"] = [];
   const mixed = { total: 0, correct: 0 };
   const all = { total: 0, correct: 0 };
+  const perAspect = new Map<string, { total: number; correct: number; confusion: Matrix }>();
   const m = { tp: 0, fp: 0, fn: 0 };
   let correct = 0;
   for (const item of items) {
     const a = analyzeText([item.text], neutral);
-    const got = a.sentiment.label;
-    confusion.set(`${item.label}|${got}`, (confusion.get(`${item.label}|${got}`) ?? 0) + 1);
+    const got: Label = a.overall;
+    bump(confusion, item.label, got);
+    if (item.label !== "mixed") bump(recordConfusion, item.label, a.sentiment.label);
     if (got === item.label) correct++;
     else errors.push({ text: item.text, expected: item.label, got: `${got} (${a.sentiment.score})` });
     const expectedAspects = Object.entries(item.aspects ?? {});
     const isMixed = new Set(expectedAspects.map(([, p]) => p)).size > 1;
     for (const [aspect, polarity] of expectedAspects) {
-      const ok = a.aspects.some((x) => x.aspect === aspect && x.polarity === polarity);
+      const found = a.aspects.filter((x) => x.aspect === aspect);
+      const predicted = found.some((x) => x.polarity === polarity) ? polarity : (found[0]?.polarity ?? "missing");
+      const ok = predicted === polarity;
+      const row = perAspect.get(aspect) ?? { total: 0, correct: 0, confusion: {} };
+      row.total++;
+      if (ok) row.correct++;
+      bump(row.confusion, polarity, predicted);
+      perAspect.set(aspect, row);
       all.total++;
       if (ok) all.correct++;
       if (isMixed) {
@@ -70,31 +154,25 @@ export function evaluate(items: LabelledItem[], business: BusinessContent): Eval
       const want = new Set(item.technicians);
       for (const t of found) want.has(t) ? m.tp++ : m.fp++;
       for (const t of want) if (!found.has(t)) m.fn++;
-      if ([...found].some((t) => !want.has(t)) || [...want].some((t) => !found.has(t))) {
+      if ([...found].some((t) => !want.has(t)) || [...want].some((t) => !found.has(t)))
         errors.push({ text: item.text, expected: `technicians ${[...want]}`, got: `${[...found]}` });
-      }
     }
   }
-  const perClass = {} as EvalReport["perClass"];
-  for (const l of LABELS) {
-    const tp = confusion.get(`${l}|${l}`) ?? 0;
-    const predicted = LABELS.reduce((s, e) => s + (confusion.get(`${e}|${l}`) ?? 0), 0);
-    const actual = LABELS.reduce((s, g) => s + (confusion.get(`${l}|${g}`) ?? 0), 0);
-    const precision = ratio(tp, predicted);
-    const recall = ratio(tp, actual);
-    perClass[l] = {
-      precision,
-      recall,
-      f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
-    };
-  }
+  const perClass = scores(confusion);
   return {
     items: items.length,
     accuracy: correct / items.length,
-    macroF1: LABELS.reduce((s, l) => s + perClass[l].f1, 0) / LABELS.length,
+    macroF1: macro(perClass),
+    recordMacroF1: macro(scores(recordConfusion)),
     perClass,
-    mixedAspects: { ...mixed, accuracy: ratio(mixed.correct, mixed.total) },
-    allAspects: { ...all, accuracy: ratio(all.correct, all.total) },
+    confusion,
+    mixedAspects: tally(mixed.total, mixed.correct),
+    allAspects: tally(all.total, all.correct),
+    perAspect: Object.fromEntries(
+      [...perAspect]
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([k, v]) => [k, { ...tally(v.total, v.correct), confusion: v.confusion }]),
+    ),
     mentions: { ...m, precision: ratio(m.tp, m.tp + m.fp), recall: ratio(m.tp, m.tp + m.fn) },
     errors,
   };

@@ -1,6 +1,6 @@
 // Content -> published records: only verified reviews, nothing under `private`, analysis attached.
 import { aggregateRating } from "./aggregate.ts";
-import { analyzeText } from "./analysis/analyze-text.ts";
+import { analyzeText, type ReviewLabel } from "./analysis/analyze-text.ts";
 import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
 import { compareNewest } from "./order.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
@@ -29,7 +29,10 @@ export function createReviewPublisher(business: Catalog) {
     business[kind].map((e) => e.id).filter((id) => ids.has(id));
 
   /** The published record, and what its title and text name by themselves (before the content's tags). */
-  return function publishReview(id: string, c: ReviewContent): { record: ReviewRecord; named: Mentions } {
+  return function publishReview(
+    id: string,
+    c: ReviewContent,
+  ): { record: ReviewRecord; named: Mentions; label: ReviewLabel } {
     const found = findMentions(matcher, [c.title ?? "", c.text].join("\n"));
     const mentions = {} as ReviewRecord["mentions"];
     for (const kind of ["technicians", "services", "service_areas"] as const) {
@@ -56,7 +59,7 @@ export function createReviewPublisher(business: Catalog) {
       sentiment: analysis.sentiment,
       aspects: analysis.aspects,
     };
-    return { record, named: found };
+    return { record, named: found, label: analysis.overall };
   };
 }
 
@@ -64,18 +67,23 @@ export interface PublishedContent {
   dataset: ReviewsDataset;
   /** Per review id, the catalog entries its own words name (insights count these apart from tags). */
   namedInText: ReadonlyMap<string, Mentions>;
+  /** Per review id, the insights' review label (`mixed` included; the record keeps positive/neutral/negative). */
+  reviewLabels: ReadonlyMap<string, ReviewLabel>;
 }
 
 export function publishDataset(content: ValidContent): PublishedContent {
   const publish = createReviewPublisher(content.business);
   const namedInText = new Map<string, Mentions>();
+  const reviewLabels = new Map<string, ReviewLabel>();
   const reviews = content.reviews
     .filter((r) => r.content.verified)
     .map((r) => {
-      const { record, named } = publish(r.id, r.content);
+      const { record, named, label } = publish(r.id, r.content);
       namedInText.set(r.id, named);
+      reviewLabels.set(r.id, label);
       return record;
     })
     .sort(compareNewest);
-  return { dataset: { business: content.business, aggregate_rating: aggregateRating(reviews), reviews }, namedInText };
+  const dataset = { business: content.business, aggregate_rating: aggregateRating(reviews), reviews };
+  return { dataset, namedInText, reviewLabels };
 }

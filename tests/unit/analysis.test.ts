@@ -143,7 +143,10 @@ describe("properties", () => {
 });
 
 test("the frozen evaluation set stays above the aims (macro-F1 0.85, mixed aspects 85%, mention precision 0.95)", async () => {
-  const report = evaluate(parseJsonl(await readFile(`${ROOT}/eval/frozen.jsonl`, "utf8")), business);
+  const report = evaluate(
+    parseJsonl(await readFile(`${ROOT}/eval/frozen.jsonl`, "utf8"), "eval/frozen.jsonl"),
+    business,
+  );
   assert.ok(report.items >= 80);
   assert.ok(report.macroF1 >= 0.85, `macro-F1 ${report.macroF1}`);
   assert.ok(report.mixedAspects.accuracy >= 0.85, `mixed ${report.mixedAspects.accuracy}`);

@@ -1,43 +1,26 @@
-// Per-review analysis: sentiment score and label, aspects with exact quotes.
+// Per-review analysis: sentiment score and label, the review label for the insights (`mixed` included), and
+// aspects with their own polarity and an exact quote. Each part (title, text) is split into sentences,
+// clauses (contrast weighting) and opinion units (negation scope, aspect binding).
 import type { Aspect, Sentiment } from "../schemas/common.ts";
-import aspectLexicon from "./lexicon/aspects.json" with { type: "json" };
-import { clauses } from "./segment.ts";
+import { bindCues, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
+import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
-  clauseWeight,
+  correctionOpeners,
   type Hit,
-  labelOf,
-  normalizeScore,
-  opensContrast,
-  polarityOf,
-  sum,
+  isNegator,
+  NEGATION_FACTOR,
+  sentimentTargets,
+  sentimentVocabulary,
 } from "./sentiment.ts";
-import { PhraseTable, tokenize } from "./tokenize.ts";
+import { type Token, tokenize } from "./tokenize.ts";
+import { englishWords, TypoCorrector } from "./typos.ts";
+import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
-const cueTable = (() => {
-  const byCue = new Map<string, Aspect[]>();
-  for (const [aspect, cues] of Object.entries(aspectLexicon.aspects)) {
-    for (const cue of cues) byCue.set(cue, [...(byCue.get(cue) ?? []), aspect as Aspect]);
-  }
-  return new PhraseTable<Aspect[]>(byCue);
-})();
+export { aspectCues } from "./aspects.ts";
 
-/** The aspect cue words and phrases in a text, as written in the cue lexicon. */
-export function aspectCues(text: string): { aspect: Aspect; cue: string }[] {
-  const tokens = tokenize(text);
-  const out: { aspect: Aspect; cue: string }[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const cue = cueTable.match(tokens, i);
-    if (!cue) continue;
-    const words = tokens
-      .slice(i, i + cue.length)
-      .map((t) => t.norm)
-      .join(" ");
-    for (const aspect of cue.value) out.push({ aspect, cue: words });
-    i += cue.length - 1;
-  }
-  return out;
-}
+export type ReviewLabel = Sentiment | "mixed";
 
 export interface AspectMention {
   aspect: Aspect;
@@ -47,47 +30,110 @@ export interface AspectMention {
 
 export interface TextAnalysis {
   sentiment: { score: number; label: Sentiment };
+  /** The review's label for the insights: `mixed` when it clearly praises and criticises with no verdict. */
+  overall: ReviewLabel;
   aspects: AspectMention[];
 }
 
-/** Polarity of an aspect cue: the nearest sentiment hit when the clause mixes signs, else the clause's. */
-function aspectPolarity(hits: readonly Hit[], cueIndex: number, clauseTotal: number): Sentiment {
-  const signs = new Set(hits.map((h) => Math.sign(h.valence)));
-  if (signs.size <= 1) return polarityOf(clauseTotal);
-  let best = hits[0];
-  for (const h of hits) if (Math.abs(h.index - cueIndex) < Math.abs(best.index - cueIndex)) best = h;
-  return polarityOf(best.valence);
+const typos = new TypoCorrector(
+  [...sentimentTargets, ...cueTargets],
+  [...sentimentVocabulary, ...cueVocabulary, ...stopwordList.words, ...englishWords],
+);
+// Words and punctuation that end an opinion unit: "fast and clean", "Rude receptionist, great technician".
+const UNIT_WORDS = new Set(["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"]);
+const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
+
+/** Index of the span containing each token (spans sorted, tokens sorted). */
+function spanIndex(tokens: readonly Token[], spans: readonly Span[]): number[] {
+  let k = 0;
+  return tokens.map((t) => {
+    while (k < spans.length - 1 && spans[k].end <= t.start) k++;
+    return k;
+  });
+}
+
+function units(part: string, tokens: readonly Token[], clauseOf: number[], sentenceOf: number[]) {
+  const breaks = new Set<number>();
+  const unitOf: number[] = [];
+  const unitSentence: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const between = i === 0 ? "" : part.slice(tokens[i - 1].end, tokens[i].start);
+    if (
+      i === 0 ||
+      clauseOf[i] !== clauseOf[i - 1] ||
+      sentenceOf[i] !== sentenceOf[i - 1] ||
+      UNIT_PUNCTUATION.test(between) ||
+      UNIT_WORDS.has(tokens[i].norm)
+    ) {
+      breaks.add(i);
+      unitSentence.push(sentenceOf[i]);
+    }
+    unitOf.push(unitSentence.length - 1);
+  }
+  return { breaks, unitOf, unitSentence };
+}
+
+/** "Not cheap, just fair": the unit a correction replaces carries no opinion. */
+function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]): Hit[] {
+  const starts = [...breaks];
+  const dropped = new Set<number>();
+  for (let u = 1; u < starts.length; u++) {
+    if (correctionOpeners.has(tokens[starts[u]].norm) && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
+  }
+  return dropped.size ? hits.filter((h) => !dropped.has(unitOf[h.index])) : hits;
+}
+
+/** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
+function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]) {
+  const starts = [...breaks];
+  const byUnit = new Map<number, number>();
+  for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
+  const added: Hit[] = [];
+  for (let u = 1; u < starts.length; u++) {
+    const last = (starts[u + 1] ?? tokens.length) - 1;
+    const before = byUnit.get(u - 1);
+    if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
+      added.push({ index: last, length: 1, valence: NEGATION_FACTOR * before });
+  }
+  return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
 }
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
-export function analyzeText(parts: readonly string[], neutral?: ReadonlySet<string>): TextAnalysis {
-  let total = 0;
-  let previous = 0;
+export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+  const masses = noMasses();
   const aspects: AspectMention[] = [];
-  const seen = new Set<string>();
+  const byKey = new Map<string, AspectMention>();
   for (const [partIndex, part] of parts.entries()) {
-    for (const clause of clauses(part)) {
-      const tokens = tokenize(clause.text);
-      const hits = clauseHits(tokens, neutral);
-      const clauseTotal = sum(hits);
-      const weighted = clauseTotal * clauseWeight(tokens);
-      // "X but Y": Y carries the verdict, so X counts half.
-      if (opensContrast(tokens)) total -= previous / 2;
-      total += weighted;
-      previous = weighted;
-      for (let i = 0; i < tokens.length; i++) {
-        const cue = cueTable.match(tokens, i);
-        if (!cue) continue;
-        for (const aspect of cue.value) {
-          const key = `${aspect}|${partIndex}|${clause.start}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          aspects.push({ aspect, polarity: aspectPolarity(hits, i, clauseTotal), quote: clause.text });
+    const tokens = typos.apply(tokenize(part), neutral);
+    const clauseSpans = clauses(part);
+    if (clauseSpans.length === 0) continue;
+    const clauseOf = spanIndex(tokens, clauseSpans);
+    const sentenceOf = spanIndex(tokens, sentences(part));
+    const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
+    const hits = ellipticalNegation(
+      dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf),
+      tokens,
+      breaks,
+      unitOf,
+    );
+    addClauseMasses(masses, hits, tokens, clauseOf, sentenceOf, clauseSpans.length);
+    const cues = findCues(tokens);
+    const polarities = bindCues(cues, hits, unitOf, unitSentence);
+    for (const [k, cue] of cues.entries()) {
+      const quote = clauseSpans[clauseOf[cue.index]];
+      for (const aspect of cue.aspects) {
+        const key = `${aspect}|${partIndex}|${quote.start}`;
+        const seen = byKey.get(key);
+        if (seen) {
+          if (seen.polarity === "neutral") seen.polarity = polarities[k];
+          continue;
         }
-        i += cue.length - 1;
+        const mention = { aspect, polarity: polarities[k], quote: quote.text };
+        byKey.set(key, mention);
+        aspects.push(mention);
       }
     }
   }
-  const score = normalizeScore(total);
-  return { sentiment: { score, label: labelOf(score) }, aspects };
+  const { score, label, overall } = verdict(masses);
+  return { sentiment: { score, label }, overall, aspects };
 }

@@ -2,14 +2,17 @@
 // one-letter misspellings; services and service areas by name or alias (longest first) or postal code.
 import type { BusinessContent } from "../schemas/content.ts";
 import names from "./lexicon/names.json" with { type: "json" };
+import spanish from "./lexicon/spanish.json" with { type: "json" };
 import { sentences } from "./segment.ts";
-import { normalizeWord, PhraseTable, type Token, tokenize } from "./tokenize.ts";
+import { normalizeWord, PhraseTable, phraseTokens, type Token, tokenize } from "./tokenize.ts";
 
 const commonWordNames = new Set(names.common_word_names);
 // "was"/"is"/"has"/"had" after a noun-like name are ambiguous ("Bill was high"); after a modal one they are not.
 const AMBIGUOUS_VERBS = new Set(["was", "is", "has", "had"]);
 const nameVerbs = new Set(names.name_verbs);
-const modalNames = new Set(names.modal_names);
+const otherSystem = new Set(names.other_system_qualifiers);
+// Modal verbs (will, may) and adjectives (frank) never come before was/is/has/had; nouns (bill, grant) can.
+const nameBeforeWas = new Set([...names.modal_names, ...names.adjective_names]);
 
 export interface Mentions {
   technicians: string[];
@@ -79,9 +82,20 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
   return {
     technicianPhrases: new PhraseTable(techPhrases),
     technicianWords: words,
-    services: catalog(business.services),
+    services: catalog(business.services.map(withSpanishTerms)),
     areas: catalog(business.service_areas),
   };
+}
+
+const phraseKey = (s: string) => phraseTokens(s).join(" ");
+
+/** A service with the Spanish names of its job as extra aliases ("calentador de agua" for "water heater"). */
+function withSpanishTerms<E extends { name: string; aliases?: string[] }>(e: E): E {
+  const own = new Set([e.name, ...(e.aliases ?? [])].map(phraseKey));
+  const extra = Object.entries(spanish.services)
+    .filter(([, english]) => own.has(phraseKey(english)))
+    .map(([es]) => es);
+  return extra.length ? { ...e, aliases: [...(e.aliases ?? []), ...extra] } : e;
 }
 
 function isCapitalised(raw: string): boolean {
@@ -97,7 +111,9 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     if (!isCapitalised(tok.raw)) return undefined;
     const followedByName = next !== undefined && isCapitalised(next.raw) && next.norm[0] === entry.initial;
     const verbCue =
-      next !== undefined && nameVerbs.has(next.norm) && (!AMBIGUOUS_VERBS.has(next.norm) || modalNames.has(tok.norm));
+      next !== undefined &&
+      nameVerbs.has(next.norm) &&
+      (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(tok.norm));
     if (!sentenceStart || followedByName || verbCue) return entry.id;
     return undefined;
   }
@@ -132,7 +148,8 @@ export function findMentions(m: CatalogMatcher, text: string): Mentions {
     }
     for (let i = 0; i < tokens.length; i++) {
       const s = m.services.match(tokens, i);
-      if (s) services.add(s.value);
+      // "refrigerant leak" is not the leak-repair service.
+      if (s && !(s.length === 1 && i > 0 && otherSystem.has(tokens[i - 1].norm))) services.add(s.value);
       const a = m.areas.match(tokens, i);
       if (a) areas.add(a.value);
       const skip = Math.max(s?.length ?? 1, a?.length ?? 1);

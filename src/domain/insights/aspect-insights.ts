@@ -28,6 +28,16 @@ export function polarityScore(counts: { positive: number; negative: number; ment
 
 const EXAMPLES_PER_POLARITY = 2;
 
+/**
+ * Whether a review may be cited for a claim of this polarity: never a 1-2 star review as praise nor a 4-5
+ * star review as criticism ("Leak fixed same day", 5 stars, is no example of a complaint).
+ */
+export function citable(rating: number, polarity: Sentiment): boolean {
+  if (polarity === "positive") return rating >= 3;
+  if (polarity === "negative") return rating <= 3;
+  return true;
+}
+
 /** `reviews` newest first. */
 export function aspectInsights(reviews: readonly ReviewRecord[]): Insights["aspects"] {
   return ASPECTS.map((aspect) => {
@@ -53,7 +63,7 @@ export function aspectInsights(reviews: readonly ReviewRecord[]): Insights["aspe
         quarters.set(q, qc);
         for (const c of aspectCues(a.quote)) if (c.aspect === aspect) terms.set(c.cue, (terms.get(c.cue) ?? 0) + 1);
         const list = examples[a.polarity];
-        if (list.length < EXAMPLES_PER_POLARITY && a.quote.length >= 20)
+        if (list.length < EXAMPLES_PER_POLARITY && a.quote.length >= 20 && citable(r.rating, a.polarity))
           list.push({ review_id: r.id, polarity: a.polarity, quote: a.quote });
       }
     }

@@ -2,6 +2,7 @@
 // a statement about counts the reader can check; the ids of the reviews it rests on go with it.
 import type { Insights } from "../schemas/insights.ts";
 import type { ReviewsDataset } from "../schemas/published.ts";
+import { citable } from "./aspect-insights.ts";
 
 type Parts = Pick<Insights, "aspects" | "entities">;
 
@@ -21,10 +22,15 @@ function criticised(parts: Parts) {
     .slice(0, 2);
 }
 
-function exampleIds(aspects: Insights["aspects"], polarity: "positive" | "negative"): string[] {
-  return [
-    ...new Set(aspects.flatMap((a) => a.examples.filter((e) => e.polarity === polarity).map((e) => e.review_id))),
-  ];
+/** Reviews cited for a claim: the aspects' examples of that polarity whose own rating does not contradict it. */
+function exampleIds(
+  aspects: Insights["aspects"],
+  polarity: "positive" | "negative",
+  reviews: ReviewsDataset["reviews"],
+): string[] {
+  const rating = new Map(reviews.map((r) => [r.id, r.rating]));
+  const ids = aspects.flatMap((a) => a.examples.filter((e) => e.polarity === polarity).map((e) => e.review_id));
+  return [...new Set(ids)].filter((id) => citable(rating.get(id) ?? 0, polarity));
 }
 
 export function generatedFaq(dataset: ReviewsDataset, parts: Parts): Insights["faq"] {
@@ -42,7 +48,7 @@ export function generatedFaq(dataset: ReviewsDataset, parts: Parts): Insights["f
       answer: good
         .map((a) => `${a.label.toLowerCase()} (${a.positive} positive mentions, ${pct(a.share_positive)} of all)`)
         .join(", "),
-      review_ids: exampleIds(good, "positive"),
+      review_ids: exampleIds(good, "positive", reviews),
     });
   }
   const bad = criticised(parts);
@@ -50,7 +56,7 @@ export function generatedFaq(dataset: ReviewsDataset, parts: Parts): Insights["f
     items.push({
       question: "What do customers complain about?",
       answer: bad.map((a) => `${a.label.toLowerCase()} (${a.negative} negative mentions)`).join(" and "),
-      review_ids: exampleIds(bad, "negative"),
+      review_ids: exampleIds(bad, "negative", reviews),
     });
   }
   const techs = parts.entities.technicians.filter((t) => t.reviews > 0).slice(0, 3);
@@ -95,6 +101,6 @@ export function generatedSummary(dataset: ReviewsDataset, parts: Parts): Insight
   return {
     generated: true,
     text: sentences.join(" "),
-    review_ids: [...new Set([...exampleIds(good, "positive"), ...exampleIds(bad, "negative")])],
+    review_ids: [...new Set([...exampleIds(good, "positive", reviews), ...exampleIds(bad, "negative", reviews)])],
   };
 }

@@ -46,6 +46,12 @@ export const TopicInsight = z
   })
   .meta({ id: "TopicInsight" });
 
+export const ReviewLabel = z
+  .enum(["positive", "neutral", "negative", "mixed"])
+  .describe(
+    "A review's overall label in the insights: `mixed` when it clearly praises and criticises with no verdict. Published records keep sentiment.label positive | neutral | negative (the search filters are unaffected).",
+  );
+
 export const FaqItem = z.object({ question: z.string().min(1), answer: z.string().min(1) });
 
 export const Insights = z
@@ -53,10 +59,17 @@ export const Insights = z
     method: z.object({
       engine: z.string(),
       version: z.string(),
-      lexicon_version: z.string(),
-      attribution: z.string().describe("Notice required by the licence of the base word list"),
+      lexicon_version: z.string().describe("Version of the sentiment lexicon"),
+      lexicons: z
+        .record(z.string(), z.string())
+        .describe("Every lexicon and word list the analysis reads, with its version"),
+      analysis_version: z.string().describe("Engine and lexicon versions in one string; changes whenever a result may"),
+      attribution: z.string().describe("Notices required by the licences of the word lists"),
     }),
     generated_from: z.object({ review_count: z.int(), last_updated: z.string().nullable() }),
+    review_labels: z
+      .object({ positive: z.int(), neutral: z.int(), negative: z.int(), mixed: z.int() })
+      .describe("Reviews per overall label (see ReviewLabel)"),
     aspects: z.array(AspectInsight),
     entities: z.object({
       technicians: z.array(EntityInsight),

