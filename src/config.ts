@@ -35,6 +35,11 @@ export const ConfigSchema = z
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
     MCP_MAX_SESSIONS: positiveInt.default(1000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Set by CI systems; npm run publish then refuses a loopback BASE_URL as --production does. */
+    CI: z
+      .string()
+      .default("")
+      .transform((v) => !/^(0|false|no|off)?$/i.test(v.trim())),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

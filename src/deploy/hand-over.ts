@@ -1,0 +1,44 @@
+// Gives the sidecar a complete build in DIST_DIR with renames only (its watcher never sees half a build), keeping
+// the build it replaces as DIST_DIR.previous, which is what a rollback publishes again.
+import { rename, rm } from "node:fs/promises";
+
+export const incomingDir = (dist: string) => `${dist}.incoming`;
+export const previousDir = (dist: string) => `${dist}.previous`;
+
+async function move(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw e;
+  }
+}
+
+export interface HandOver {
+  /** The new build stays; the build before the previous one is deleted. */
+  commit(): Promise<void>;
+  /** The replaced build goes back into DIST_DIR and the new one is deleted. */
+  rollback(): Promise<void>;
+}
+
+/** `incoming` must be a sibling of `dist` (same file system), e.g. incomingDir(dist). */
+export async function handOver(incoming: string, dist: string): Promise<HandOver> {
+  const previous = previousDir(dist);
+  const older = `${previous}-older`;
+  await rm(older, { recursive: true, force: true });
+  const hadPrevious = await move(previous, older);
+  const hadDist = await move(dist, previous);
+  await rename(incoming, dist);
+  return {
+    commit: () => rm(older, { recursive: true, force: true }),
+    async rollback() {
+      const refused = `${dist}.refused`;
+      await rm(refused, { recursive: true, force: true });
+      await rename(dist, refused);
+      if (hadDist) await rename(previous, dist);
+      if (hadPrevious) await rename(older, previous);
+      await rm(refused, { recursive: true, force: true });
+    },
+  };
+}
