@@ -1,6 +1,7 @@
 // Gives the sidecar a complete build in DIST_DIR with renames only (its watcher never sees half a build), keeping
 // the build it replaces as DIST_DIR.previous, which is what a rollback publishes again.
-import { rename, rm } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { PublishError } from "./publish-errors.ts";
 
 export const incomingDir = (dist: string) => `${dist}.incoming`;
 export const previousDir = (dist: string) => `${dist}.previous`;
@@ -41,4 +42,19 @@ export async function handOver(incoming: string, dist: string): Promise<HandOver
       await rm(refused, { recursive: true, force: true });
     },
   };
+}
+
+/** One publish at a time per DIST_DIR (they share DIST_DIR.incoming); resolves with the release function. */
+export async function lockPublishing(dist: string): Promise<() => Promise<void>> {
+  const lock = `${dist}.publish-lock`;
+  try {
+    await writeFile(lock, `${process.pid}\n`, { flag: "wx" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    const pid = (await readFile(lock, "utf8").catch(() => "?")).trim();
+    throw new PublishError(
+      `Another publish (pid ${pid}) holds ${lock}. Wait for it; if no publish is running, delete that file.`,
+    );
+  }
+  return () => rm(lock, { force: true });
 }

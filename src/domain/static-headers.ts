@@ -3,7 +3,6 @@
 // Last-Modified), Content-Length and Content-Encoding belong to each host; everything else is decided here.
 import { feedUrls } from "./feeds/feed-items.ts";
 import { mediaTypeOf } from "./media-types.ts";
-import { MANIFEST_FILE } from "./schemas/manifest.ts";
 
 /** Static datasets and feeds: short browser caching, a longer shared (CDN) cache, revalidated by ETag. */
 export const CACHE_DATA = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
@@ -30,12 +29,6 @@ export const PREFLIGHT_HEADERS = {
 
 /** The file the build writes for static hosts that read Netlify-style header rules. Never served. */
 export const HEADERS_FILE = "_headers";
-
-/** Files in DIST_DIR that exist for the hosts, not for clients: the manifest, `_headers`, and the .br/.gz siblings. */
-export function isInternalFile(file: string): boolean {
-  const name = file.slice(file.lastIndexOf("/") + 1);
-  return name === MANIFEST_FILE || name === HEADERS_FILE || /\.(br|gz)$/.test(name);
-}
 
 /** The URL path of each WebSub topic, with its `Link` header value (W3C WebSub 4: rel="hub" and rel="self"). */
 export function topicLinks(baseUrl: string): Map<string, string> {

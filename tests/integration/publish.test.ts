@@ -2,7 +2,7 @@
 // target. Success, a refusal by the sidecar (build for another BASE_URL) and the production guard.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cp, readdir, readFile, stat } from "node:fs/promises";
+import { cp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
@@ -117,4 +117,18 @@ test("the default BASE_URL is refused with CI=true or --production, before anyth
   assert.match(prod.stderr, /BASE_URL is http:\/\/127\.0\.0\.1:8080 \(--production\)/);
   assert.deepEqual(await snapshot(dist), distBefore);
   await assert.rejects(stat(`${dist}.incoming`), "nothing was staged");
+});
+
+test("a target inside DIST_DIR and a second publish at the same time are refused", async () => {
+  const inside = await publish(["--target", join(dist, "www"), "--sidecar", sidecar.url], {});
+  assert.equal(inside.code, 1);
+  assert.match(inside.stderr, /must be a folder of its own/);
+  await writeFile(`${dist}.publish-lock`, "4242\n");
+  try {
+    const second = await publish(["--target", target, "--sidecar", sidecar.url], {});
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, /Another publish \(pid 4242\) holds/);
+  } finally {
+    await rm(`${dist}.publish-lock`);
+  }
 });
