@@ -30,7 +30,13 @@ export async function handOver(incoming: string, dist: string): Promise<HandOver
   await rm(older, { recursive: true, force: true });
   const hadPrevious = await move(previous, older);
   const hadDist = await move(dist, previous);
-  await rename(incoming, dist);
+  try {
+    await rename(incoming, dist);
+  } catch (e) {
+    if (hadDist) await rename(previous, dist);
+    if (hadPrevious) await rename(older, previous);
+    throw e;
+  }
   return {
     commit: () => rm(older, { recursive: true, force: true }),
     async rollback() {
