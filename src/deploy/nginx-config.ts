@@ -6,12 +6,11 @@
 import { BY_EXTENSION, BY_PATH } from "../domain/media-types.ts";
 import { MANIFEST_FILE } from "../domain/schemas/manifest.ts";
 import {
-  CACHE_DATA,
-  CACHE_IMMUTABLE,
   CORS_HEADERS,
   HEADERS_FILE,
   IMMUTABLE_PREFIX,
   PREFLIGHT_HEADERS,
+  staticFileHeaders,
   topicLinks,
 } from "../domain/static-headers.ts";
 
@@ -31,7 +30,11 @@ export interface NginxOptions {
   standalone?: { brotliModule?: string };
 }
 
-const quote = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+function quote(s: string): string {
+  // nginx expands $name inside any string and has no escape for it.
+  if (s.includes("$")) throw new Error(`nginx-config: ${JSON.stringify(s)} contains "$", which nginx would expand`);
+  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
 
 function addHeaders(headers: Record<string, string>, indent: string): string {
   return Object.entries(headers)
@@ -39,25 +42,24 @@ function addHeaders(headers: Record<string, string>, indent: string): string {
     .join("\n");
 }
 
-/** A static location: every header of staticFileHeaders() except those nginx sets itself (type, Vary). */
-function staticLocation(match: string, body: { cache: string; link?: string; type?: string }): string {
+/**
+ * A static location whose files all get the headers of `samplePath` from staticFileHeaders(). nginx sets
+ * Content-Type itself (from `types`, or default_type where the path decides) and Vary (gzip_vary, only where a
+ * precompressed sibling exists, as the sidecar does).
+ */
+function staticLocation(match: string, baseUrl: string, samplePath: string, exactType: boolean): string {
+  const { "Content-Type": type, ...headers } = staticFileHeaders(baseUrl, {
+    urlPath: samplePath,
+    precompressed: false,
+  });
   const i = "    ";
-  const lines = [
+  return [
     `  location ${match} {`,
-    body.type ? `${i}types { }\n${i}default_type ${quote(body.type)};` : "",
-    addHeaders(
-      {
-        "Cache-Control": body.cache,
-        ...CORS_HEADERS,
-        "X-Content-Type-Options": "nosniff",
-        ...(body.link ? { Link: body.link } : {}),
-      },
-      i,
-    ),
+    ...(exactType ? [`${i}types { }`, `${i}default_type ${quote(type)};`] : []),
+    addHeaders(headers, i),
     `${i}try_files $uri $uri.html $uri/index.html @sidecar;`,
     "  }",
-  ];
-  return lines.filter(Boolean).join("\n");
+  ].join("\n");
 }
 
 const PROXY = `    proxy_pass http://rps_sidecar;
@@ -69,10 +71,8 @@ const PROXY = `    proxy_pass http://rps_sidecar;
     proxy_buffering off;`;
 
 export function renderNginxConfig(o: NginxOptions): string {
-  const links = topicLinks(o.baseUrl);
-  const exact = new Map<string, { link?: string; type?: string }>();
-  for (const [path, link] of links) exact.set(path, { link });
-  for (const [path, type] of Object.entries(BY_PATH)) exact.set(path, { ...exact.get(path), type });
+  // Exact locations: the topics (their Link header) and the paths whose type their extension does not tell.
+  const exact = new Set([...topicLinks(o.baseUrl).keys(), ...Object.keys(BY_PATH)]);
   const types = Object.entries(BY_EXTENSION)
     .map(([ext, type]) => `    ${quote(type)} ${ext.slice(1)};`)
     .join("\n");
@@ -133,9 +133,9 @@ ${PROXY}
 ${PROXY}
   }
 
-${[...exact].map(([path, x]) => staticLocation(`= ${path}`, { cache: CACHE_DATA, ...x })).join("\n")}
-${staticLocation(IMMUTABLE_PREFIX, { cache: CACHE_IMMUTABLE })}
-${staticLocation("/", { cache: CACHE_DATA })}
+${[...exact].map((path) => staticLocation(`= ${path}`, o.baseUrl, path, path in BY_PATH)).join("\n")}
+${staticLocation(IMMUTABLE_PREFIX, o.baseUrl, `${IMMUTABLE_PREFIX}asset`, false)}
+${staticLocation("/", o.baseUrl, "/", false)}
 }
 `;
   if (!o.standalone) return server;
