@@ -82,6 +82,12 @@ export async function syncToTarget(source: string, target: string): Promise<Sync
   const next = await readManifest(source);
   if (!next) throw new Error(`${source} holds no valid ${MANIFEST_FILE}: not a complete build`);
   const before = await readManifest(target);
+  // The sync deletes what the build does not hold: never in a folder that this step did not fill.
+  if (!before && (await listFiles(target)).length > 0) {
+    throw new Error(
+      `${target} holds files but no ${MANIFEST_FILE}, so it is not a folder that publish filled; choose an empty or new folder`,
+    );
+  }
   await mkdir(target, { recursive: true });
   const report: SyncReport = { written: [], unchanged: [], deleted: [] };
   const order = publishingOrder(next);

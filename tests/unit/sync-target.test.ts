@@ -34,7 +34,7 @@ async function fakeBuild(files: Record<string, string>): Promise<string> {
       encodings: { gzip: { file: `${file}.gz`, sha256: sha256Hex(`gz:${text}`), size: text.length + 3 } },
     };
   }
-  await writeFile(join(dir, HEADERS_FILE), "/*\n  X-Test: 1\n");
+  await writeFile(join(dir, HEADERS_FILE), `/*\n  X-Build: ${manifest.build_id}\n`);
   await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
   return dir;
 }
@@ -47,6 +47,7 @@ test("assets first, then data, then pages, _headers, and the manifest last; file
     "/_astro/app.1.js": "1",
   });
   const target = await tempDir("sync-target");
+  await syncToTarget(await fakeBuild({ "/": "older" }), target);
   await writeFile(join(target, "stale.json"), "from an old build");
   const report = await syncToTarget(build, target);
   assert.deepEqual(report.written, [
@@ -85,7 +86,11 @@ test("unchanged files are left alone; the previous build's hashed assets stay on
   await rm(target, { recursive: true, force: true });
 });
 
-test("a folder without a manifest is refused as a source", async () => {
+test("a folder without a manifest is refused as a source, a non-empty one without a manifest as a target", async () => {
   const notABuild = await tempDir("sync-build");
   await assert.rejects(syncToTarget(notABuild, await tempDir("sync-target")), /no valid \.build-manifest\.json/);
+  const someoneElses = await tempDir("sync-target");
+  await writeFile(join(someoneElses, "notes.txt"), "keep me");
+  await assert.rejects(syncToTarget(await fakeBuild({ "/": "x" }), someoneElses), /not a folder that publish filled/);
+  assert.equal(await readFile(join(someoneElses, "notes.txt"), "utf8"), "keep me");
 });
