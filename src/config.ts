@@ -38,6 +38,11 @@ export const ConfigSchema = z
     BUILD_TEST_FAULT: z.enum(["kill-between-renames"]).optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
+    /** Set by CI systems; npm run publish then refuses a loopback BASE_URL as --production does. */
+    CI: z
+      .string()
+      .default("")
+      .transform((v) => !/^(0|false|no|off)?$/i.test(v.trim())),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
+import { CORS_HEADERS, PREFLIGHT_HEADERS } from "../../src/domain/static-headers.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./errors.ts";
 
@@ -13,22 +14,15 @@ export const urlLimit: RequestHandler = (req, _res, next) => {
   next();
 };
 
-const ALLOW_HEADERS =
-  "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
-export const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
-
 /** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
 export function setCorsHeaders(res: ServerResponse): void {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
 }
 
 export const cors: RequestHandler = (req, res, next) => {
   setCorsHeaders(res);
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-    res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE");
-    res.setHeader("Access-Control-Allow-Headers", ALLOW_HEADERS);
-    res.setHeader("Access-Control-Max-Age", "86400");
+    for (const [name, value] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(name, value);
     res.status(204).end();
     return;
   }

@@ -1,14 +1,16 @@
-// Serves the files of the current build from memory: content types, strong ETags per encoding,
-// Last-Modified, 304, HEAD, CORS and precompressed br/gzip variants. It works on plain node:http objects so
+// Serves the files of the current build from memory: content types, strong ETags per encoding, Last-Modified,
+// 304, HEAD, CORS, WebSub Link headers on topics and precompressed br/gzip variants (the headers come from
+// src/domain/static-headers.ts, which nginx and _headers share). It works on plain node:http objects so
 // the server can answer static GETs before Express (most traffic, and the 304 path, skip the router).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { strongEtag } from "../../src/domain/hash.ts";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
+import { IMMUTABLE_PREFIX, staticFileHeaders } from "../../src/domain/static-headers.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import type { ServedFile } from "../build-store/snapshot.ts";
+import type { ServedFile, Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
-import { logRequest, setCorsHeaders } from "../http/cross-cutting.ts";
+import { logRequest } from "../http/cross-cutting.ts";
 import { acceptedEncodings } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
 import { CACHE_DATA, CACHE_IMMUTABLE, sendBytes } from "../http/headers.ts";
@@ -22,6 +24,22 @@ function pathOf(url: string): string {
 function lookup(files: ReadonlyMap<string, ServedFile>, path: string): ServedFile | undefined {
   if (path === "/index.html") return files.get("/");
   return files.get(path) ?? (path.endsWith("/") ? undefined : files.get(`${path}.html`));
+}
+
+const headerCache = new WeakMap<ServedFile, [string, string][]>();
+
+/** The file's headers from the one module static hosts share (Content-Type is sent with the body only). */
+function headersOf(snapshot: Snapshot, file: ServedFile): [string, string][] {
+  let headers = headerCache.get(file);
+  if (!headers) {
+    const all = staticFileHeaders(snapshot.manifest.base_url, {
+      ...file,
+      precompressed: Boolean(file.br || file.gzip),
+    });
+    headers = Object.entries(all).filter(([name]) => name !== "Content-Type");
+    headerCache.set(file, headers);
+  }
+  return headers;
 }
 
 /** Answers GET and HEAD for a file of the current build; false when the request is not one (Express takes it). */
@@ -42,16 +60,14 @@ export function createStaticHandler(store: BuildStore, logger: Logger) {
         : file.gzip && accepted.has("gzip")
           ? (["gzip", file.gzip] as const)
           : (["identity", file.identity] as const);
-    const immutable = path.startsWith("/_astro/");
-    setCorsHeaders(res);
-    if (file.br || file.gzip) res.setHeader("Vary", "Accept-Encoding");
+    const immutable = file.urlPath.startsWith(IMMUTABLE_PREFIX);
+    for (const [name, value] of headersOf(snapshot, file)) res.setHeader(name, value);
     const validators = {
       etag: strongEtag(variant.sha256),
       lastModified: immutable ? undefined : snapshot.lastModified,
       cacheControl: immutable ? CACHE_IMMUTABLE : CACHE_DATA,
     };
     if (!answeredNotModified(req, res, validators)) {
-      res.setHeader("X-Content-Type-Options", "nosniff");
       if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
       sendBytes(req, res, file.type, variant.bytes);
     }

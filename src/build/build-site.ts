@@ -7,6 +7,7 @@ import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
 import { computeSite, handOver } from "./site-data.ts";
+import { writeStaticHostFiles } from "./static-host-files.ts";
 import { writeManifest } from "./write-manifest.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -48,6 +49,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
       lastModified: newestUpdated(site.dataset.reviews),
       reviewCount: site.dataset.reviews.length,
     });
+    await writeStaticHostFiles(tmp, manifest);
     site.timings.manifest_and_compression = Math.round(performance.now() - t0);
     // Two renames: the old build stays whole until the new one is complete. The sidecar serves from memory,
     // so the instant between the renames is never visible to a client.

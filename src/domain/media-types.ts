@@ -1,7 +1,8 @@
 // Content types of published files (DECISIONS.md): Astro does not record them, so the manifest does.
 export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
-const BY_EXTENSION: Record<string, string> = {
+/** Also the `types` block of the generated nginx config. */
+export const BY_EXTENSION: Readonly<Record<string, string>> = {
   ".json": JSON_MEDIA_TYPE,
   ".html": "text/html; charset=utf-8",
   ".css": "text/css; charset=utf-8",
@@ -15,7 +16,8 @@ const BY_EXTENSION: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
-const BY_PATH: Record<string, string> = {
+/** Paths whose type their extension does not tell. */
+export const BY_PATH: Readonly<Record<string, string>> = {
   "/feed.xml": "application/atom+xml; charset=utf-8",
 };
 

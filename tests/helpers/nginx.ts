@@ -1,0 +1,74 @@
+// Real nginx (Debian nginx-light + libnginx-mod-http-brotli-static) as a child process on a free loopback port,
+// configured by the real `npm run nginx-config -- --standalone`.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { ROOT, tempDir } from "./paths.ts";
+
+const NGINX = "/usr/sbin/nginx";
+
+export interface RunningNginx {
+  url: string;
+  config: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs scripts/nginx-config.ts with `args`; resolves with its exit code, stdout and stderr. */
+export async function nginxConfig(args: string[], env: Record<string, string> = {}) {
+  return promisify(execFile)(process.execPath, [join(ROOT, "scripts/nginx-config.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+export async function startNginx(opts: { root: string; upstream: string; baseUrl: string }): Promise<RunningNginx> {
+  const prefix = await tempDir("nginx");
+  const port = await freePort();
+  const args = ["--standalone", "--root", opts.root, "--upstream", opts.upstream, "--listen", `127.0.0.1:${port}`];
+  const generated = await nginxConfig(args, { BASE_URL: opts.baseUrl });
+  if (generated.code !== 0) throw new Error(`nginx-config failed: ${generated.stderr}`);
+  const conf = join(prefix, "nginx.conf");
+  await writeFile(conf, generated.stdout);
+  let stderr = "";
+  const child: ChildProcess = spawn(
+    NGINX,
+    ["-p", prefix, "-c", conf, "-e", "stderr", "-g", `daemon off; pid ${join(prefix, "nginx.pid")};`],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  child.stderr?.on("data", (d) => (stderr += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
+    const up = await fetch(`${url}/favicon.svg`, { method: "HEAD" }).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (i > 100) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
+    await sleep(50);
+  }
+  return {
+    url,
+    config: generated.stdout,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGQUIT");
+      }),
+  };
+}

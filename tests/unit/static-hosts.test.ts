@@ -1,0 +1,82 @@
+// Pure pieces of the deployment kit: content-derived mtimes, the production guard, the nginx config generator.
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import { renderNginxConfig } from "../../src/deploy/nginx-config.ts";
+import { assertPublicBaseUrl, isLoopbackOrigin } from "../../src/deploy/production-guard.ts";
+import { contentMtime } from "../../src/domain/content-mtime.ts";
+import { sha256Hex } from "../../src/domain/hash.ts";
+import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
+import { staticFileHeaders, topicLinks } from "../../src/domain/static-headers.ts";
+import { nginxConfig } from "../helpers/nginx.ts";
+import { tempDir } from "../helpers/paths.ts";
+
+test("contentMtime: same bytes, same whole-second date in 2000-2008; different bytes, different dates", () => {
+  const a = contentMtime(sha256Hex("a"));
+  assert.equal(a.getTime(), contentMtime(sha256Hex("a")).getTime());
+  const dates = new Set<number>();
+  for (let i = 0; i < 1000; i++) {
+    const t = contentMtime(sha256Hex(`file ${i}`));
+    assert.equal(t.getTime() % 1000, 0);
+    assert.ok(t >= new Date("2000-01-01T00:00:00Z") && t < new Date("2008-07-05T00:00:00Z"), t.toISOString());
+    dates.add(t.getTime());
+  }
+  assert.equal(dates.size, 1000);
+  assert.throws(() => contentMtime("not a hash"), /not a sha256/);
+});
+
+test("the production guard refuses localhost and loopback origins and names the fix", () => {
+  for (const url of ["http://localhost:4321", "http://127.0.0.1:8080", "http://[::1]:80", "http://a.localhost"]) {
+    assert.ok(isLoopbackOrigin(url), url);
+    assert.throws(() => assertPublicBaseUrl(url, "CI=true"), /public origin.*BASE_URL=https:\/\//s);
+  }
+  assert.doesNotThrow(() => assertPublicBaseUrl("https://reviews.example.com", "CI=true"));
+  assert.ok(!isLoopbackOrigin("https://localhost.example.com"));
+});
+
+test("static headers: topics carry both WebSub links; only precompressed files vary", () => {
+  const base = "https://reviews.example.com";
+  assert.deepEqual([...topicLinks(base).keys()], ["/reviews.json", "/api/feed.json", "/feed.xml"]);
+  const feed = staticFileHeaders(base, { urlPath: "/feed.xml", precompressed: true });
+  assert.equal(feed["Content-Type"], "application/atom+xml; charset=utf-8");
+  assert.equal(feed.Link, `<${base}/api/websub/hub>; rel="hub", <${base}/feed.xml>; rel="self"`);
+  assert.equal(feed.Vary, "Accept-Encoding");
+  const icon = staticFileHeaders(base, { urlPath: "/favicon.svg", precompressed: false });
+  assert.equal(icon.Vary, undefined);
+  assert.equal(icon.Link, undefined);
+  assert.match(
+    staticFileHeaders(base, { urlPath: "/_astro/a.1.js", precompressed: true })["Cache-Control"],
+    /immutable/,
+  );
+});
+
+test("nginx config: brotli only when asked, the module loaded only in a standalone file", () => {
+  const o = { root: "/srv/dist", upstream: "127.0.0.1:4321", listen: "8080", baseUrl: "https://r.example" };
+  const gzipOnly = renderNginxConfig({ ...o, brotli: false });
+  assert.doesNotMatch(gzipOnly, /brotli/);
+  assert.match(gzipOnly, /gzip_static on;/);
+  assert.doesNotMatch(gzipOnly, /load_module|events/);
+  const standalone = renderNginxConfig({ ...o, brotli: true, standalone: { brotliModule: "/m/brotli.so" } });
+  assert.match(standalone, /^load_module "\/m\/brotli\.so";$/m);
+  assert.match(standalone, /brotli_static on;/);
+  assert.match(standalone, /if_modified_since exact;/);
+});
+
+test("npm run nginx-config refuses a bad --listen and a root built for another BASE_URL", async () => {
+  const bad = await nginxConfig(["--root", "/nonexistent", "--upstream", "127.0.0.1:1", "--listen", "not a port"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--listen must be host:port/);
+  const root = await tempDir("nginx-root");
+  await writeFile(join(root, MANIFEST_FILE), JSON.stringify({ base_url: "https://other.example" }));
+  const other = await nginxConfig(["--root", root, "--upstream", "127.0.0.1:1", "--listen", "8080"], {
+    BASE_URL: "https://reviews.example.com",
+  });
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /built for BASE_URL=https:\/\/other\.example/);
+  const ok = await nginxConfig(["--root", root, "--upstream", "127.0.0.1:1", "--listen", "8080"], {
+    BASE_URL: "https://other.example",
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /listen 8080;/);
+});
