@@ -1,5 +1,6 @@
 // The one place that reads process.env. Everything else receives a Config.
 import * as z from "zod";
+import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/contact-details.ts";
 
 const csv = (s: string) =>
   s
@@ -35,6 +36,7 @@ export const ConfigSchema = z
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
     MCP_MAX_SESSIONS: positiveInt.default(1000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    PII_POLICY: z.enum(PII_POLICIES).default(DEFAULT_PII_POLICY),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

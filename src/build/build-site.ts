@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface BuildResult {
   manifest: BuildManifest;
   timings: Record<string, number>;
+  warnings: string[];
 }
 
 export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR">): Promise<BuildResult> {
@@ -41,7 +42,7 @@ export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" 
     });
     await rename(tmp, dist);
     await rm(old, { recursive: true, force: true });
-    return { manifest, timings: site.timings };
+    return { manifest, timings: site.timings, warnings: site.warnings };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

@@ -3,6 +3,8 @@ import { aggregateRating } from "./aggregate.ts";
 import { analyzeText } from "./analysis/analyze-text.ts";
 import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
 import { compareNewest } from "./order.ts";
+import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/contact-details.ts";
+import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
 import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
 import { catalogLookup, type ValidContent } from "./validate-content.ts";
@@ -64,18 +66,26 @@ export interface PublishedContent {
   dataset: ReviewsDataset;
   /** Per review id, the catalog entries its own words name (insights count these apart from tags). */
   namedInText: ReadonlyMap<string, Mentions>;
+  /** Published review files in which customers' contact details were found (and, unless `off`, redacted). */
+  contactDetails: ContactFinding[];
 }
 
-export function publishDataset(content: ValidContent): PublishedContent {
+/** Every output is made from these records, so redacting here covers datasets, feeds, pages, search and MCP. */
+export function publishDataset(content: ValidContent, piiPolicy: PiiPolicy = DEFAULT_PII_POLICY): PublishedContent {
   const publish = createReviewPublisher(content.business);
   const namedInText = new Map<string, Mentions>();
-  const reviews = content.reviews
-    .filter((r) => r.content.verified)
+  const verified = content.reviews.filter((r) => r.content.verified);
+  const guarded = guardContactDetails(verified, content.business, piiPolicy);
+  const reviews = guarded.reviews
     .map((r) => {
       const { record, named } = publish(r.id, r.content);
       namedInText.set(r.id, named);
       return record;
     })
     .sort(compareNewest);
-  return { dataset: { business: content.business, aggregate_rating: aggregateRating(reviews), reviews }, namedInText };
+  return {
+    dataset: { business: content.business, aggregate_rating: aggregateRating(reviews), reviews },
+    namedInText,
+    contactDetails: guarded.findings,
+  };
 }

@@ -1,6 +1,7 @@
 // Turns the raw files of CONTENT_DIR into validated content, or one ContentError listing every problem.
 import type * as z from "zod";
 import { ContentError, type ContentProblem } from "./content-errors.ts";
+import { reviewDateProblems } from "./review-dates.ts";
 import { BusinessContent, ReviewContent } from "./schemas/content.ts";
 
 export interface RawFile {
@@ -44,7 +45,16 @@ export function catalogLookup(entries: readonly { id: string; name: string; alia
   return (ref: string) => map.get(ref.normalize("NFKC").toLowerCase());
 }
 
-export function validateContent(businessFile: RawFile, reviewFiles: readonly RawFile[]): ValidContent {
+export interface ValidateOptions {
+  /** The build's UTC date (`YYYY-MM-DD`): reviews dated after it (beyond a day's tolerance) are refused. */
+  today?: string;
+}
+
+export function validateContent(
+  businessFile: RawFile,
+  reviewFiles: readonly RawFile[],
+  options: ValidateOptions = {},
+): ValidContent {
   const problems: ContentProblem[] = [];
   const businessJson = parseJson(businessFile, problems);
   const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
@@ -78,6 +88,8 @@ export function validateContent(businessFile: RawFile, reviewFiles: readonly Raw
       problems.push(...zodProblems(file.path, parsed.error));
       continue;
     }
+    const dateProblems = options.today ? reviewDateProblems(parsed.data, options.today) : [];
+    problems.push(...dateProblems.map((p) => ({ file: file.path, ...p })));
     if (lookups) {
       for (const kind of ["technicians", "services", "service_areas"] as const) {
         for (const [i, ref] of (parsed.data[kind] ?? []).entries()) {

@@ -1,0 +1,70 @@
+// Finds customers' email addresses and phone numbers in free text and replaces them with a placeholder.
+// Phone numbers come from libphonenumber-js (full metadata, "valid" leniency), so years, prices, ratings
+// such as 10/10 and order numbers are left alone; a number without a country code is read in the
+// business's country. The business's own telephone and email are not contact details of a customer.
+import {
+  type CountryCode,
+  findPhoneNumbersInText,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+} from "libphonenumber-js/max";
+
+export const PII_POLICIES = ["redact", "fail", "off"] as const;
+export type PiiPolicy = (typeof PII_POLICIES)[number];
+export const DEFAULT_PII_POLICY: PiiPolicy = "redact";
+
+export const CONTACT_KINDS = ["email", "phone"] as const;
+export type ContactKind = (typeof CONTACT_KINDS)[number];
+export const REDACTED: Readonly<Record<ContactKind, string>> = { email: "[email removed]", phone: "[phone removed]" };
+
+// Local part and domain as RFC 5322's common subset; the domain needs a dot and a letter TLD.
+const EMAIL =
+  /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g;
+
+export interface ContactMatch {
+  kind: ContactKind;
+  start: number;
+  end: number;
+}
+
+export interface BusinessContacts {
+  /** ISO 3166-1 alpha-2 code of the business's country (the default region for numbers without +). */
+  country?: string;
+  telephone?: string;
+  email?: string;
+}
+
+export type ContactFinder = (text: string) => ContactMatch[];
+
+export function createContactFinder(business: BusinessContacts): ContactFinder {
+  const country = business.country?.toUpperCase();
+  const region = country && isSupportedCountry(country) ? (country as CountryCode) : undefined;
+  const ownPhone = business.telephone ? parsePhoneNumberFromString(business.telephone, region)?.number : undefined;
+  const ownEmail = business.email?.toLowerCase();
+
+  return (text) => {
+    const found: ContactMatch[] = [];
+    for (const m of text.matchAll(EMAIL)) {
+      if (m[0].toLowerCase() === ownEmail) continue;
+      found.push({ kind: "email", start: m.index, end: m.index + m[0].length });
+    }
+    for (const p of findPhoneNumbersInText(text, { defaultCountry: region })) {
+      if (p.number.number === ownPhone) continue;
+      // Digits inside an email address were already covered.
+      if (found.some((f) => f.start < p.endsAt && p.startsAt < f.end)) continue;
+      found.push({ kind: "phone", start: p.startsAt, end: p.endsAt });
+    }
+    return found.sort((a, b) => a.start - b.start);
+  };
+}
+
+/** The text with every match replaced by its placeholder. */
+export function redactText(text: string, matches: readonly ContactMatch[]): string {
+  let out = "";
+  let at = 0;
+  for (const m of matches) {
+    out += text.slice(at, m.start) + REDACTED[m.kind];
+    at = m.end;
+  }
+  return out + text.slice(at);
+}
