@@ -16,7 +16,7 @@ export interface ValidContent {
 }
 
 const SINGULAR = { technicians: "technician", services: "service", service_areas: "service area" } as const;
-const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
   try {
