@@ -10,7 +10,12 @@ export interface BuildRun {
   stderr: string;
 }
 
-export function runBuild(env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string }): Promise<BuildRun> {
+export function runBuild(env: {
+  CONTENT_DIR: string;
+  DIST_DIR: string;
+  BASE_URL?: string;
+  PII_POLICY?: string;
+}): Promise<BuildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, "scripts/build.ts")], {
       cwd: ROOT,
