@@ -21,6 +21,10 @@ export const REDACTED: Readonly<Record<ContactKind, string>> = { email: "[email 
 const EMAIL =
   /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g;
 
+// A cheap test before the costly phone search: seven digits with at most three other characters between
+// neighbours, which every phone number libphonenumber recognises has (the shortest national numbers have seven).
+const MAY_HOLD_PHONE = /\d(?:[^\d\n]{0,3}\d){6}/;
+
 export interface ContactMatch {
   kind: ContactKind;
   start: number;
@@ -44,11 +48,13 @@ export function createContactFinder(business: BusinessContacts): ContactFinder {
 
   return (text) => {
     const found: ContactMatch[] = [];
-    for (const m of text.matchAll(EMAIL)) {
+    const emails = text.includes("@") ? text.matchAll(EMAIL) : [];
+    for (const m of emails) {
       if (m[0].toLowerCase() === ownEmail) continue;
       found.push({ kind: "email", start: m.index, end: m.index + m[0].length });
     }
-    for (const p of findPhoneNumbersInText(text, { defaultCountry: region })) {
+    const phones = MAY_HOLD_PHONE.test(text) ? findPhoneNumbersInText(text, { defaultCountry: region }) : [];
+    for (const p of phones) {
       if (p.number.number === ownPhone) continue;
       // Digits inside an email address were already covered.
       if (found.some((f) => f.start < p.endsAt && p.startsAt < f.end)) continue;
