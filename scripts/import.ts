@@ -9,6 +9,7 @@ import { CSV_FIELDS, type CsvField, parseCsvExport } from "../src/domain/import/
 import { GOOGLE_SOURCE, parseGoogleExport } from "../src/domain/import/google-export.ts";
 import { MAX_IMPORT_BYTES, type ParsedExport } from "../src/domain/import/imported-review.ts";
 import { planImport } from "../src/domain/import/plan-import.ts";
+import { guardContactDetails } from "../src/domain/pii/guard-reviews.ts";
 import { BusinessContent } from "../src/domain/schemas/content.ts";
 import { indexReviews, writeFileAtomic } from "../src/import/review-files.ts";
 
@@ -107,6 +108,18 @@ async function main(): Promise<number> {
   console.log(
     `${dry ? "dry run, nothing written: " : ""}created ${count.created}, updated ${count.updated}, unchanged ${count.unchanged}, skipped ${skipped}`,
   );
+  const written = plan.changes.filter((c) => c.action !== "unchanged");
+  const withContacts = guardContactDetails(
+    written.map((c) => ({ file: c.file, content: JSON.parse(c.text) })),
+    business.data,
+    "redact",
+  ).findings;
+  if (withContacts.length > 0) {
+    console.log(
+      `${withContacts.length} imported review${withContacts.length === 1 ? " holds" : "s hold"} a customer's email or phone number ` +
+        `(${withContacts.map((f) => f.file).join(", ")}); the build redacts them unless PII_POLICY says otherwise.`,
+    );
+  }
   const unpublished = plan.changes.filter((c) => !c.verified).length;
   if (unpublished > 0) {
     console.log(

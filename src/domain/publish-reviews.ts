@@ -7,7 +7,7 @@ import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/contact-details.ts";
 import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
 import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
-import { catalogLookup, type ValidContent } from "./validate-content.ts";
+import { catalogLookups, type ValidContent } from "./validate-content.ts";
 
 export const DEFAULT_SOURCE = "direct";
 export const DEFAULT_LANGUAGE = "en";
@@ -22,11 +22,7 @@ type Catalog = Pick<BusinessContent, "technicians" | "services" | "service_areas
 export function createReviewPublisher(business: Catalog) {
   const matcher = buildMatcher(business as BusinessContent);
   const names = nameWords(business);
-  const lookups = {
-    technicians: catalogLookup(business.technicians),
-    services: catalogLookup(business.services),
-    service_areas: catalogLookup(business.service_areas),
-  };
+  const lookups = catalogLookups(business);
   const order = (kind: keyof typeof lookups, ids: Set<string>) =>
     business[kind].map((e) => e.id).filter((id) => ids.has(id));
 

@@ -50,6 +50,33 @@ export interface ValidateOptions {
   today?: string;
 }
 
+export type CatalogLookups = ReturnType<typeof catalogLookups>;
+
+/** One lookup per kind of catalog entry. */
+export function catalogLookups(business: Pick<BusinessContent, "technicians" | "services" | "service_areas">) {
+  return {
+    technicians: catalogLookup(business.technicians),
+    services: catalogLookup(business.services),
+    service_areas: catalogLookup(business.service_areas),
+  };
+}
+
+/** A review's tags that name nothing in business.json. */
+export function catalogProblems(
+  review: Pick<ReviewContent, keyof CatalogLookups>,
+  lookups: CatalogLookups,
+): { field: string; reason: string }[] {
+  const problems: { field: string; reason: string }[] = [];
+  for (const kind of ["technicians", "services", "service_areas"] as const) {
+    for (const [i, ref] of (review[kind] ?? []).entries()) {
+      if (!lookups[kind](ref)) {
+        problems.push({ field: `${kind}.${i}`, reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)` });
+      }
+    }
+  }
+  return problems;
+}
+
 export function validateContent(
   businessFile: RawFile,
   reviewFiles: readonly RawFile[],
@@ -59,13 +86,7 @@ export function validateContent(
   const businessJson = parseJson(businessFile, problems);
   const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
   if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error));
-  const lookups = business?.success
-    ? {
-        technicians: catalogLookup(business.data.technicians),
-        services: catalogLookup(business.data.services),
-        service_areas: catalogLookup(business.data.service_areas),
-      }
-    : undefined;
+  const lookups = business?.success ? catalogLookups(business.data) : undefined;
 
   const reviews: ValidContent["reviews"] = [];
   const seen = new Map<string, string>();
@@ -90,19 +111,7 @@ export function validateContent(
     }
     const dateProblems = options.today ? reviewDateProblems(parsed.data, options.today) : [];
     problems.push(...dateProblems.map((p) => ({ file: file.path, ...p })));
-    if (lookups) {
-      for (const kind of ["technicians", "services", "service_areas"] as const) {
-        for (const [i, ref] of (parsed.data[kind] ?? []).entries()) {
-          if (!lookups[kind](ref)) {
-            problems.push({
-              file: file.path,
-              field: `${kind}.${i}`,
-              reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)`,
-            });
-          }
-        }
-      }
-    }
+    if (lookups) problems.push(...catalogProblems(parsed.data, lookups).map((p) => ({ file: file.path, ...p })));
     reviews.push({ id, file: file.path, content: parsed.data });
   }
   if (problems.length > 0 || !business?.success) throw new ContentError(problems);

@@ -1,31 +1,18 @@
 // npm run import as a real process against a copy of business.json: idempotence, updates that keep local
 // fields, all-or-nothing on invalid rows, --skip-invalid, --dry-run, and the published result after a build.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { sha256Hex } from "../../src/domain/hash.ts";
-import { runBuild } from "../helpers/build.ts";
+import { runBuild, runScript } from "../helpers/build.ts";
 import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
 
 const FIXTURES = join(ROOT, "tests/import/fixtures");
 let content: string;
 
-function runImport(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts/import.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, CONTENT_DIR: content },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const runImport = (...args: string[]) => runScript("scripts/import.ts", args, { CONTENT_DIR: content });
 
 /** Every file under content/ with its hash and modification time. */
 async function snapshot(): Promise<Map<string, string>> {
@@ -51,6 +38,7 @@ test("google: maps every case, and re-running the same export changes no file", 
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /^created 4, updated 0, unchanged 0, skipped 0$/m);
   assert.match(first.stdout, /4 imported reviews are unpublished \("verified": false\)/);
+  assert.doesNotMatch(first.stdout, /email or phone/, "the business's own number in a reply is not a customer's");
   const dana = await readReview("reviews/google/google-AbFvOqnA1.json");
   assert.deepEqual(dana, {
     rating: 5,
@@ -96,7 +84,7 @@ test("a later export updates text, rating and reply and keeps every field a pers
   await writeFile(file, JSON.stringify(edited, null, 2));
   const later = JSON.parse(await readFile(join(FIXTURES, "google-reviews.json"), "utf8"));
   later.reviews[0].starRating = "FOUR";
-  later.reviews[0].comment = "Grant fixed our furnace. Tidy work, a bit pricey.";
+  later.reviews[0].comment = "Grant fixed our furnace. Tidy work, a bit pricey. Text me on 208-555-0199.";
   later.reviews[0].updateTime = "2025-03-20T10:00:00Z";
   delete later.reviews[0].reviewReply;
   const laterFile = join(content, "later.json.export");
@@ -110,6 +98,10 @@ test("a later export updates text, rating and reply and keeps every field a pers
 
   const run = await runImport("google", laterFile);
   assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stdout,
+    /1 imported review holds a customer's email or phone number \(reviews\/google\/google-AbFvOqnA1\.json\)/,
+  );
   assert.match(run.stdout, /^created 0, updated 1, unchanged 3, skipped 0$/m);
   const { rating, text, response, updated, ...kept } = JSON.parse(await readFile(file, "utf8"));
   assert.deepEqual(

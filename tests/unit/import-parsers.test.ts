@@ -115,7 +115,7 @@ test("plan: unknown catalog references and invalid merged content are problems, 
   assert.deepEqual(
     plan.problems.map((p) => [p.where, p.field]),
     [
-      ["line 2", "technicians"],
+      ["line 2", "technicians.0"],
       ["line 3", ""],
     ],
   );

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type * as z from "zod";
 import { reviewDateProblems } from "../review-dates.ts";
 import { type BusinessContent, ReviewContent } from "../schemas/content.ts";
-import { catalogLookup } from "../validate-content.ts";
+import { catalogLookups, catalogProblems } from "../validate-content.ts";
 import type { ImportedReview, RowProblem } from "./imported-review.ts";
 
 export type ImportAction = "created" | "updated" | "unchanged";
@@ -55,11 +55,7 @@ function issues(where: string, error: z.ZodError): RowProblem[] {
 }
 
 export function planImport(imported: readonly ImportedReview[], options: PlanOptions) {
-  const lookups = {
-    technicians: catalogLookup(options.business.technicians),
-    services: catalogLookup(options.business.services),
-    service_areas: catalogLookup(options.business.service_areas),
-  };
+  const lookups = catalogLookups(options.business);
   const changes: ImportChange[] = [];
   const problems: RowProblem[] = [];
   for (const review of imported) {
@@ -89,13 +85,7 @@ export function planImport(imported: readonly ImportedReview[], options: PlanOpt
       where: review.where,
       ...p,
     }));
-    for (const kind of ["technicians", "services", "service_areas"] as const) {
-      for (const ref of parsed.data[kind] ?? []) {
-        if (!lookups[kind](ref)) {
-          rowProblems.push({ where: review.where, field: kind, reason: `"${ref}" is not in business.json` });
-        }
-      }
-    }
+    rowProblems.push(...catalogProblems(parsed.data, lookups).map((p) => ({ where: review.where, ...p })));
     if (rowProblems.length > 0) {
       problems.push(...rowProblems);
       continue;
