@@ -1,6 +1,6 @@
 // The one place that reads process.env. Everything else receives a Config.
 import * as z from "zod";
-import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/contact-details.ts";
+import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/policy.ts";
 
 const csv = (s: string) =>
   s

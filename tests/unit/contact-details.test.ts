@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ContentError } from "../../src/domain/content-errors.ts";
-import { createContactFinder, REDACTED, redactText } from "../../src/domain/pii/contact-details.ts";
+import { createContactFinder, redactText } from "../../src/domain/pii/contact-details.ts";
 import { describeFindings, guardContactDetails } from "../../src/domain/pii/guard-reviews.ts";
+import { REDACTED } from "../../src/domain/pii/policy.ts";
 import type { ReviewContent } from "../../src/domain/schemas/content.ts";
 
 const business = {

@@ -8,14 +8,7 @@ import {
   isSupportedCountry,
   parsePhoneNumberFromString,
 } from "libphonenumber-js/max";
-
-export const PII_POLICIES = ["redact", "fail", "off"] as const;
-export type PiiPolicy = (typeof PII_POLICIES)[number];
-export const DEFAULT_PII_POLICY: PiiPolicy = "redact";
-
-export const CONTACT_KINDS = ["email", "phone"] as const;
-export type ContactKind = (typeof CONTACT_KINDS)[number];
-export const REDACTED: Readonly<Record<ContactKind, string>> = { email: "[email removed]", phone: "[phone removed]" };
+import { type ContactKind, REDACTED } from "./policy.ts";
 
 // Local part and domain as RFC 5322's common subset; the domain needs a dot and a letter TLD.
 const EMAIL =

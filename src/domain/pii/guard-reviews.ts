@@ -1,7 +1,8 @@
 // Applies PII_POLICY to the reviews about to be published: redacts, refuses, or lets them through.
 import { ContentError } from "../content-errors.ts";
 import type { BusinessContent, ReviewContent } from "../schemas/content.ts";
-import { type ContactKind, createContactFinder, type PiiPolicy, redactText } from "./contact-details.ts";
+import { createContactFinder, redactText } from "./contact-details.ts";
+import type { ContactKind, PiiPolicy } from "./policy.ts";
 
 /** What was found in one review file: field -> kinds of contact details. */
 export interface ContactFinding {
