@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { readContent } from "../src/build/read-content.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
-import { CSV_FIELDS, type CsvField, parseCsvExport } from "../src/domain/import/csv-export.ts";
+import { CSV_FIELDS, type CsvField, DEFAULT_CSV_SOURCE, parseCsvExport } from "../src/domain/import/csv-export.ts";
 import { GOOGLE_SOURCE, parseGoogleExport } from "../src/domain/import/google-export.ts";
 import { MAX_IMPORT_BYTES, type ParsedExport } from "../src/domain/import/imported-review.ts";
 import { planImport } from "../src/domain/import/plan-import.ts";
@@ -62,22 +62,42 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const size = (await stat(args.file)).size;
+  const size = await stat(args.file).then(
+    (s) => s.size,
+    () => undefined,
+  );
+  if (size === undefined) {
+    console.error(`${args.file}: no such file`);
+    return 1;
+  }
   if (size > MAX_IMPORT_BYTES) {
     console.error(`${args.file}: ${size} bytes, more than the ${MAX_IMPORT_BYTES} an import reads; split the export`);
     return 1;
   }
-  const text = await readFile(args.file, "utf8");
+  let text: string;
+  try {
+    // Strict decoding: a Windows-1252 export read as UTF-8 would silently turn accents into U+FFFD.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await readFile(args.file));
+  } catch {
+    console.error(`${args.file}: not UTF-8 text; export or save it as UTF-8 (in Excel: "CSV UTF-8")`);
+    return 1;
+  }
   const parsed: ParsedExport =
     args.format === "google" ? parseGoogleExport(text) : parseCsvExport(text, { map: args.map, source: args.source });
 
   const raw = await readContent(config.CONTENT_DIR);
-  const business = BusinessContent.safeParse(JSON.parse(raw.business.text));
+  let businessJson: unknown;
+  try {
+    businessJson = JSON.parse(raw.business.text);
+  } catch {
+    businessJson = undefined;
+  }
+  const business = BusinessContent.safeParse(businessJson);
   if (!business.success) {
     console.error(`${join(config.CONTENT_DIR, "business.json")} is invalid; run npm run build to see why`);
     return 1;
   }
-  const source = args.format === "google" ? GOOGLE_SOURCE : (args.source ?? "csv");
+  const source = args.format === "google" ? GOOGLE_SOURCE : (args.source ?? DEFAULT_CSV_SOURCE);
   const plan = planImport(parsed.reviews, {
     business: business.data,
     existing: indexReviews(raw.reviews),

@@ -195,6 +195,18 @@ test("csv of another platform's columns with --map, --source and --verified buil
   }
 });
 
+test("a file that is missing or not UTF-8 is refused with its name", async () => {
+  const latin1 = join(content, "latin1.csv");
+  await writeFile(latin1, Buffer.from("id,date,rating,author\nx,2025-01-01,5,Jos\xe9\n", "latin1"));
+  const run = await runImport("csv", latin1);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /latin1\.csv: not UTF-8 text/);
+  await assert.rejects(stat(join(content, "reviews")));
+  const missing = await runImport("google", join(content, "nope.json"));
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /nope\.json: no such file/);
+});
+
 test("usage errors name the problem and print the usage", async () => {
   const run = await runImport("csv", join(FIXTURES, "reviews.csv"), "--map", "stars=Review Stars");
   assert.equal(run.code, 2);
