@@ -64,7 +64,7 @@ async function distTexts(dir: string): Promise<Map<string, string>> {
 }
 
 /** Undoes the escapes an output may apply (HTML and XML entities, JSON \\u escapes) so none hides a leak. */
-function unescape(text: string): string {
+function unescapeAll(text: string): string {
   return text
     .replace(/\\u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)))
     .replace(/&#x([0-9a-fA-F]+);/g, (_, h) => String.fromCodePoint(Number.parseInt(h, 16)))
@@ -73,7 +73,7 @@ function unescape(text: string): string {
 }
 
 function assertNoLeak(where: string, text: string): void {
-  const plain = unescape(text);
+  const plain = unescapeAll(text);
   for (const leak of LEAKS) assert.ok(!plain.includes(leak), `${where} contains ${leak}`);
 }
 
