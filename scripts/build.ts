@@ -7,8 +7,8 @@ process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const started = performance.now();
 try {
   const config = loadConfig();
-  const { manifest, timings, notices } = await buildSite(config);
-  for (const notice of notices) console.warn(notice);
+  const { manifest, timings, warnings } = await buildSite(config);
+  for (const line of warnings) console.warn(line);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `built ${Object.keys(manifest.files).length} files, ${manifest.review_count} reviews, into ${config.DIST_DIR} in ${seconds} s`,

@@ -1,5 +1,6 @@
 // The one place that reads process.env. Everything else receives a Config.
 import * as z from "zod";
+import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/policy.ts";
 
 const csv = (s: string) =>
   s
@@ -43,6 +44,7 @@ export const ConfigSchema = z
       .string()
       .default("")
       .transform((v) => !/^(0|false|no|off)?$/i.test(v.trim())),
+    PII_POLICY: z.enum(PII_POLICIES).default(DEFAULT_PII_POLICY),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

@@ -15,8 +15,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface BuildResult {
   manifest: BuildManifest;
   timings: Record<string, number>;
-  /** Things done or seen on the way that the operator should read (recovered folders, an old folder kept). */
-  notices: string[];
+  /** What the operator should read: recovered folders, an old folder kept, contact details found, misplaced files. */
+  warnings: string[];
 }
 
 /** The build could not write its output; the previous output (if any) is untouched. */
@@ -58,11 +58,11 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     });
     if (config.BUILD_TEST_FAULT === "kill-between-renames") process.kill(process.pid, "SIGKILL");
     await rename(tmp, dist);
-    // The new build is live from here on: failing to delete the old one is worth a notice, not a failed build.
+    // The new build is live from here on: failing to delete the old one is worth a warning, not a failed build.
     await rm(old, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) =>
       notices.push(`the new build is live, but the previous one could not be removed from ${old}: ${e.code}`),
     );
-    return { manifest, timings: site.timings, notices };
+    return { manifest, timings: site.timings, warnings: [...notices, ...site.warnings] };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

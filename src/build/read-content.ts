@@ -6,37 +6,53 @@ import type { RawFile } from "../domain/validate-content.ts";
 
 const READ_BATCH = 256;
 
-async function listJson(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && e.name.endsWith(".json"))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+const REVIEWS_DIR = "reviews";
+
+/**
+ * Every file of CONTENT_DIR (relative, forward slashes), split into review files and the files the build
+ * will not read although someone probably meant it to: JSON outside reviews/ and non-JSON inside it.
+ */
+async function listContent(contentDir: string): Promise<{ reviews: string[]; misplaced: string[] }> {
+  const entries = await readdir(contentDir, { recursive: true, withFileTypes: true });
+  const reviews: string[] = [];
+  const misplaced: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const path = relative(contentDir, join(e.parentPath, e.name)).split(sep).join("/");
+    if (path.split("/").some((part) => part.startsWith("."))) continue; // .git, .DS_Store, an editor's swap file
+    const inReviews = path.startsWith(`${REVIEWS_DIR}/`);
+    if (inReviews && e.name.endsWith(".json")) reviews.push(path);
+    else if (inReviews || (e.name.toLowerCase().endsWith(".json") && path !== "business.json")) misplaced.push(path);
+  }
+  return { reviews: reviews.sort(), misplaced: misplaced.sort() };
+}
+
+/** The build's warning for a file it does not read. */
+export function misplacedWarning(path: string): string {
+  return path.startsWith(`${REVIEWS_DIR}/`)
+    ? `warning: ${path} was ignored: review files end in .json`
+    : `warning: ${path} was ignored: review files belong under ${REVIEWS_DIR}/ (for example ${REVIEWS_DIR}/${path.replace(/^.*\//, "")})`;
 }
 
 export interface RawContent {
   business: RawFile;
   reviews: RawFile[];
   editorial?: RawFile;
+  /** Files the build does not read although they look like content (see listContent). */
+  misplaced: string[];
 }
 
 export async function readContent(contentDir: string): Promise<RawContent> {
-  const rel = (p: string) => relative(contentDir, p).split(sep).join("/");
-  const read = async (p: string): Promise<RawFile> => ({ path: rel(p), text: await readFile(p, "utf8") });
+  const read = async (p: string): Promise<RawFile> => ({ path: p, text: await readFile(join(contentDir, p), "utf8") });
   let business: RawFile;
   try {
-    business = await read(join(contentDir, "business.json"));
+    business = await read("business.json");
   } catch {
     throw new ContentError([
       { file: "business.json", field: "", reason: `missing: ${contentDir} needs a business.json` },
     ]);
   }
-  let reviewPaths: string[] = [];
-  try {
-    reviewPaths = await listJson(join(contentDir, "reviews"));
-  } catch {
-    // No reviews folder: a business with no reviews yet.
-  }
+  const { reviews: reviewPaths, misplaced } = await listContent(contentDir);
   // In batches: one Promise.all over 100k files runs out of file descriptors (EMFILE).
   const reviews: RawFile[] = [];
   for (let i = 0; i < reviewPaths.length; i += READ_BATCH) {
@@ -44,9 +60,9 @@ export async function readContent(contentDir: string): Promise<RawContent> {
   }
   let editorial: RawFile | undefined;
   try {
-    editorial = await read(join(contentDir, "editorial.md"));
+    editorial = await read("editorial.md");
   } catch {
     editorial = undefined;
   }
-  return { business, reviews, editorial };
+  return { business, reviews, editorial, misplaced };
 }

@@ -5,16 +5,19 @@ import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
 import { buildInsights } from "../domain/insights/build-insights.ts";
 import { parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
+import { describeFindings } from "../domain/pii/guard-reviews.ts";
 import { publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { validateContent } from "../domain/validate-content.ts";
-import { readContent } from "./read-content.ts";
+import { misplacedWarning, readContent } from "./read-content.ts";
 
 export interface SiteData {
   baseUrl: string;
   /** Milliseconds per phase, for `npm run build -- --timings` and the benchmarks. */
   timings: Record<string, number>;
+  /** Lines for the build's output: ignored files, redacted contact details. */
+  warnings: string[];
   dataset: ReviewsDataset;
   insights: Insights;
   jsonFeed: JsonFeed;
@@ -22,7 +25,9 @@ export interface SiteData {
   openapi: object;
 }
 
-export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL">): Promise<SiteData> {
+export async function computeSite(
+  config: Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY">>,
+): Promise<SiteData> {
   const timings: Record<string, number> = {};
   const timed = async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -31,9 +36,14 @@ export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL
     return out;
   };
   const raw = await timed("read", () => readContent(config.CONTENT_DIR));
-  const content = await timed("validate", () => validateContent(raw.business, raw.reviews));
+  const today = new Date().toISOString().slice(0, 10);
+  const content = await timed("validate", () => validateContent(raw.business, raw.reviews, { today }));
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  const published = await timed("analyse", () => publishDataset(content));
+  const published = await timed("analyse", () => publishDataset(content, config.PII_POLICY));
+  const warnings = [
+    ...raw.misplaced.map(misplacedWarning),
+    ...(config.PII_POLICY === "off" ? [] : describeFindings(published.contactDetails)),
+  ];
   const { dataset } = published;
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial));
@@ -46,7 +56,7 @@ export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL
         renderOpenApi(dataset.business, baseUrl),
       ] as const,
   );
-  return { baseUrl, timings, dataset, insights, jsonFeed, atom, openapi };
+  return { baseUrl, timings, warnings, dataset, insights, jsonFeed, atom, openapi };
 }
 
 // The build script computes the site before Astro runs (so content errors are reported plainly and only once)

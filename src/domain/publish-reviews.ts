@@ -3,9 +3,11 @@ import { aggregateRating } from "./aggregate.ts";
 import { analyzeText, type ReviewLabel } from "./analysis/analyze-text.ts";
 import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
 import { compareNewest } from "./order.ts";
+import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
+import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/policy.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
 import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
-import { catalogLookup, type ValidContent } from "./validate-content.ts";
+import { catalogLookups, type ValidContent } from "./validate-content.ts";
 
 export const DEFAULT_SOURCE = "direct";
 export const DEFAULT_LANGUAGE = "en";
@@ -20,11 +22,7 @@ type Catalog = Pick<BusinessContent, "technicians" | "services" | "service_areas
 export function createReviewPublisher(business: Catalog) {
   const matcher = buildMatcher(business as BusinessContent);
   const names = nameWords(business);
-  const lookups = {
-    technicians: catalogLookup(business.technicians),
-    services: catalogLookup(business.services),
-    service_areas: catalogLookup(business.service_areas),
-  };
+  const lookups = catalogLookups(business);
   const order = (kind: keyof typeof lookups, ids: Set<string>) =>
     business[kind].map((e) => e.id).filter((id) => ids.has(id));
 
@@ -69,14 +67,18 @@ export interface PublishedContent {
   namedInText: ReadonlyMap<string, Mentions>;
   /** Per review id, the insights' review label (`mixed` included; the record keeps positive/neutral/negative). */
   reviewLabels: ReadonlyMap<string, ReviewLabel>;
+  /** Published review files in which customers' contact details were found (and, unless `off`, redacted). */
+  contactDetails: ContactFinding[];
 }
 
-export function publishDataset(content: ValidContent): PublishedContent {
+/** Every output is made from these records, so redacting here covers datasets, feeds, pages, search and MCP. */
+export function publishDataset(content: ValidContent, piiPolicy: PiiPolicy = DEFAULT_PII_POLICY): PublishedContent {
   const publish = createReviewPublisher(content.business);
   const namedInText = new Map<string, Mentions>();
   const reviewLabels = new Map<string, ReviewLabel>();
-  const reviews = content.reviews
-    .filter((r) => r.content.verified)
+  const verified = content.reviews.filter((r) => r.content.verified);
+  const guarded = guardContactDetails(verified, content.business, piiPolicy);
+  const reviews = guarded.reviews
     .map((r) => {
       const { record, named, label } = publish(r.id, r.content);
       namedInText.set(r.id, named);
@@ -84,6 +86,10 @@ export function publishDataset(content: ValidContent): PublishedContent {
       return record;
     })
     .sort(compareNewest);
-  const dataset = { business: content.business, aggregate_rating: aggregateRating(reviews), reviews };
-  return { dataset, namedInText, reviewLabels };
+  return {
+    dataset: { business: content.business, aggregate_rating: aggregateRating(reviews), reviews },
+    namedInText,
+    reviewLabels,
+    contactDetails: guarded.findings,
+  };
 }

@@ -1,6 +1,7 @@
 // Turns the raw files of CONTENT_DIR into validated content, or one ContentError listing every problem.
 import type * as z from "zod";
 import { ContentError, type ContentProblem } from "./content-errors.ts";
+import { reviewDateProblems } from "./review-dates.ts";
 import { BusinessContent, ReviewContent } from "./schemas/content.ts";
 
 export interface RawFile {
@@ -15,7 +16,7 @@ export interface ValidContent {
 }
 
 const SINGULAR = { technicians: "technician", services: "service", service_areas: "service area" } as const;
-const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
   try {
@@ -44,18 +45,48 @@ export function catalogLookup(entries: readonly { id: string; name: string; alia
   return (ref: string) => map.get(ref.normalize("NFKC").toLowerCase());
 }
 
-export function validateContent(businessFile: RawFile, reviewFiles: readonly RawFile[]): ValidContent {
+export interface ValidateOptions {
+  /** The build's UTC date (`YYYY-MM-DD`): reviews dated after it (beyond a day's tolerance) are refused. */
+  today?: string;
+}
+
+export type CatalogLookups = ReturnType<typeof catalogLookups>;
+
+/** One lookup per kind of catalog entry. */
+export function catalogLookups(business: Pick<BusinessContent, "technicians" | "services" | "service_areas">) {
+  return {
+    technicians: catalogLookup(business.technicians),
+    services: catalogLookup(business.services),
+    service_areas: catalogLookup(business.service_areas),
+  };
+}
+
+/** A review's tags that name nothing in business.json. */
+export function catalogProblems(
+  review: Pick<ReviewContent, keyof CatalogLookups>,
+  lookups: CatalogLookups,
+): { field: string; reason: string }[] {
+  const problems: { field: string; reason: string }[] = [];
+  for (const kind of ["technicians", "services", "service_areas"] as const) {
+    for (const [i, ref] of (review[kind] ?? []).entries()) {
+      if (!lookups[kind](ref)) {
+        problems.push({ field: `${kind}.${i}`, reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)` });
+      }
+    }
+  }
+  return problems;
+}
+
+export function validateContent(
+  businessFile: RawFile,
+  reviewFiles: readonly RawFile[],
+  options: ValidateOptions = {},
+): ValidContent {
   const problems: ContentProblem[] = [];
   const businessJson = parseJson(businessFile, problems);
   const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
   if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error));
-  const lookups = business?.success
-    ? {
-        technicians: catalogLookup(business.data.technicians),
-        services: catalogLookup(business.data.services),
-        service_areas: catalogLookup(business.data.service_areas),
-      }
-    : undefined;
+  const lookups = business?.success ? catalogLookups(business.data) : undefined;
 
   const reviews: ValidContent["reviews"] = [];
   const seen = new Map<string, string>();
@@ -78,19 +109,9 @@ export function validateContent(businessFile: RawFile, reviewFiles: readonly Raw
       problems.push(...zodProblems(file.path, parsed.error));
       continue;
     }
-    if (lookups) {
-      for (const kind of ["technicians", "services", "service_areas"] as const) {
-        for (const [i, ref] of (parsed.data[kind] ?? []).entries()) {
-          if (!lookups[kind](ref)) {
-            problems.push({
-              file: file.path,
-              field: `${kind}.${i}`,
-              reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)`,
-            });
-          }
-        }
-      }
-    }
+    const dateProblems = options.today ? reviewDateProblems(parsed.data, options.today) : [];
+    problems.push(...dateProblems.map((p) => ({ file: file.path, ...p })));
+    if (lookups) problems.push(...catalogProblems(parsed.data, lookups).map((p) => ({ file: file.path, ...p })));
     reviews.push({ id, file: file.path, content: parsed.data });
   }
   if (problems.length > 0 || !business?.success) throw new ContentError(problems);

@@ -7,6 +7,7 @@ import { before, test } from "node:test";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
 
 const good = { rating: 5, date: "2025-03-04", text: "Great job.", author: "Ann B.", verified: true };
+const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 
 const cases: { name: string; files: Record<string, unknown>; expect: RegExp[] }[] = [
   {
@@ -43,6 +44,18 @@ const cases: { name: string; files: Record<string, unknown>; expect: RegExp[] }[
     name: "missing required field",
     files: { "reviews/x/anon.json": { rating: 4, date: "2025-01-01", text: "", verified: true } },
     expect: [/reviews\/x\/anon\.json: author:/],
+  },
+  {
+    name: "review dated in the future",
+    files: { "reviews/x/soon.json": { ...good, date: inTenDays } },
+    expect: [/reviews\/x\/soon\.json: date: \d{4}-\d{2}-\d{2} is in the future \(today is \d{4}-\d{2}-\d{2}\)/],
+  },
+  {
+    name: "owner response dated before its review",
+    files: { "reviews/x/early.json": { ...good, response: { text: "Thanks!", date: "2025-03-01" } } },
+    expect: [
+      /reviews\/x\/early\.json: response\.date: the owner response \(2025-03-01\) is dated before the review \(2025-03-04\)/,
+    ],
   },
   {
     name: "invalid business field",

@@ -11,13 +11,12 @@ export interface BuildRun {
   stderr: string;
 }
 
-export function runBuild(
-  env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string } & Record<string, string>,
-): Promise<BuildRun> {
+/** Runs one of the project's scripts as a child process on the project's Node. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<BuildRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts/build.ts")], {
+    const child = spawn(process.execPath, [join(ROOT, script), ...args], {
       cwd: ROOT,
-      env: { ...process.env, BASE_URL: "http://localhost:4321", ...env },
+      env: { ...process.env, ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -25,6 +24,12 @@ export function runBuild(
     child.stderr.on("data", (d) => (stderr += d));
     child.on("exit", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
+}
+
+export function runBuild(
+  env: { CONTENT_DIR: string; DIST_DIR: string; BASE_URL?: string } & Record<string, string>,
+): Promise<BuildRun> {
+  return runScript("scripts/build.ts", [], { BASE_URL: "http://localhost:4321", ...env });
 }
 
 /** A copy of the sample content, optionally with extra or replaced files. */

@@ -36,7 +36,12 @@ function published(): PublishedContent {
     reviewLabels.set(id, r.label);
   }
   reviews.reverse();
-  return { dataset: { business, aggregate_rating: aggregateRating(reviews), reviews }, namedInText, reviewLabels };
+  return {
+    dataset: { business, aggregate_rating: aggregateRating(reviews), reviews },
+    namedInText,
+    reviewLabels,
+    contactDetails: [],
+  };
 }
 
 test("no generated text cites a review whose rating contradicts its claim", () => {

@@ -1,5 +1,6 @@
 // Everything the service publishes. OpenAPI components and MCP output schemas are generated from these.
 import * as z from "zod";
+import { REDACTED } from "../pii/policy.ts";
 import { Aspect, DateTime, Id, IsoDate, Sentiment } from "./common.ts";
 import { BusinessContent } from "./content.ts";
 
@@ -13,7 +14,11 @@ export const ReviewRecord = z
     date: IsoDate,
     updated: DateTime.describe("Last change (owner response included), UTC"),
     title: z.string().optional(),
-    text: z.string(),
+    text: z
+      .string()
+      .describe(
+        `The customer's words. Customers' emails and phone numbers here and in title, author and response are replaced by ${REDACTED.email} and ${REDACTED.phone}`,
+      ),
     author: z.string(),
     source: z.string(),
     language: z.string(),

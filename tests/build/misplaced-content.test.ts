@@ -1,0 +1,35 @@
+// A review file the build would not read is named in a warning, and the build still succeeds.
+import assert from "node:assert/strict";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import { contentFixture, runBuild } from "../helpers/build.ts";
+import { tempDir } from "../helpers/paths.ts";
+
+test("JSON outside reviews/ and non-JSON inside it are reported as ignored", async () => {
+  const review = { rating: 5, date: "2025-03-04", text: "Great job.", author: "Ann B.", verified: true };
+  const content = await contentFixture({
+    "x.json": review,
+    "2024/y.json": review,
+    "reviews/2024/z.txt": JSON.stringify(review),
+    "reviews/2024/.notes.json": review,
+    "editorial.md": "Summary.",
+  });
+  const dist = join(await tempDir("dist"), "dist");
+  try {
+    const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: dist });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /warning: x\.json was ignored: review files belong under reviews\/ \(for example reviews\/x\.json\)/,
+    );
+    assert.match(run.stderr, /warning: 2024\/y\.json was ignored: review files belong under reviews\//);
+    assert.match(run.stderr, /warning: reviews\/2024\/z\.txt was ignored: review files end in \.json/);
+    assert.doesNotMatch(run.stderr, /business\.json|editorial\.md|\.notes/);
+    const ids = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews.map((r: { id: string }) => r.id);
+    assert.ok(!ids.includes("x") && !ids.includes("y") && !ids.includes("z"));
+  } finally {
+    await rm(content, { recursive: true, force: true });
+    await rm(dist, { recursive: true, force: true });
+  }
+});
