@@ -37,7 +37,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   });
   let draining = false;
   const health = createHealthRouter(store, { draining: () => draining });
-  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter] });
+  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter], distDir: config.DIST_DIR });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
