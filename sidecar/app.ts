@@ -33,7 +33,7 @@ export function createApp({ store, logger, routers = [], distDir }: AppDeps): Re
   app.get("/api/reviews/since/:date", reviewsSinceRoute(store));
   app.all("/api/reviews/since/:date", methodNotAllowed("GET, HEAD"));
   for (const router of routers) app.use(router);
-  if (distDir) app.use(createPagesRouter(store, distDir), htmlNotFound(store));
+  if (distDir) app.use(createPagesRouter(store, distDir, logger), htmlNotFound(store));
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
   const serveStatic = createStaticHandler(store, logger);
