@@ -1,12 +1,12 @@
 // The human page in Debian's Chromium (playwright-core): content, search, errors, accessibility, layout.
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
+import { freePort, launchChromium } from "../helpers/browser.ts";
 import { buildSample } from "../helpers/build.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
@@ -16,15 +16,6 @@ let sidecar: RunningSidecar;
 let browser: Browser;
 let dataset: ReviewsDataset;
 let origin: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Watched {
   page: Page;
@@ -59,19 +50,7 @@ before(async () => {
   const dist = await buildSample(origin);
   sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
   dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
