@@ -38,11 +38,34 @@ export function reviewsMentioning(data: PageData, kind: EntityKind, id: string):
   return index.reviews.filter((r) => r.mentions[field].includes(id));
 }
 
-/** Every entity of a kind in catalogue order, with its review count and average rating. */
-export function entityIndex(data: PageData, kind: EntityKind): EntitySummary[] {
-  return data.dataset.business[ENTITY_KINDS[kind].field].map((e) => {
-    const rs = reviewsMentioning(data, kind, e.id);
-    return { kind, id: e.id, name: e.name, reviewCount: rs.length, averageRating: average(rs) };
+/** Every entity of a kind in catalogue order, with its review count, average rating and newest `updated`. */
+export function entityIndex(
+  data: Pick<PageData, "dataset">,
+  kind: EntityKind,
+): (EntitySummary & { lastmod?: string })[] {
+  const field = ENTITY_KINDS[kind].field;
+  const totals = new Map<string, { count: number; sum: number; lastmod: string }>();
+  for (const r of data.dataset.reviews) {
+    for (const id of r.mentions[field]) {
+      const t = totals.get(id);
+      if (!t) totals.set(id, { count: 1, sum: r.rating, lastmod: r.updated });
+      else {
+        t.count++;
+        t.sum += r.rating;
+        if (r.updated > t.lastmod) t.lastmod = r.updated;
+      }
+    }
+  }
+  return data.dataset.business[field].map((e) => {
+    const t = totals.get(e.id);
+    return {
+      kind,
+      id: e.id,
+      name: e.name,
+      reviewCount: t?.count ?? 0,
+      averageRating: t ? Math.round((t.sum / t.count) * 100) / 100 : null,
+      lastmod: t?.lastmod,
+    };
   });
 }
 

@@ -1,7 +1,7 @@
 // sitemaps.org protocol: every review permalink, entity page and list page; an index of parts past the limit.
 import { escapeXml as x } from "../feeds/escape.ts";
 import { newestUpdated } from "../order.ts";
-import { entityIndex, reviewsMentioning } from "./entity-page.ts";
+import { entityIndex } from "./entity-page.ts";
 import type { PageData } from "./page-data.ts";
 import {
   ENTITY_KINDS,
@@ -20,7 +20,8 @@ interface SitemapUrl {
   lastmod: string | undefined;
 }
 
-export function sitemapUrls(data: PageData): SitemapUrl[] {
+/** Needs no search index: the build renders the sitemap without one. */
+export function sitemapUrls(data: Pick<PageData, "dataset">): SitemapUrl[] {
   const { reviews } = data.dataset;
   const newest = newestUpdated(reviews);
   const urls: SitemapUrl[] = [{ path: PAGE_PATHS.home, lastmod: newest }];
@@ -30,7 +31,7 @@ export function sitemapUrls(data: PageData): SitemapUrl[] {
   for (const kind of Object.keys(ENTITY_KINDS) as EntityKind[]) {
     urls.push({ path: ENTITY_KINDS[kind].path, lastmod: newest });
     for (const e of entityIndex(data, kind)) {
-      urls.push({ path: entityPath(kind, e.id), lastmod: newestUpdated(reviewsMentioning(data, kind, e.id)) });
+      urls.push({ path: entityPath(kind, e.id), lastmod: e.lastmod });
     }
   }
   for (const r of reviews) urls.push({ path: reviewPath(r.id), lastmod: r.updated });
@@ -49,7 +50,10 @@ const urlset = (baseUrl: string, urls: SitemapUrl[]) =>
   ].join("\n");
 
 /** The files to publish, by URL path: /sitemap.xml alone, or an index at /sitemap.xml and its parts. */
-export function renderSitemaps(data: PageData, maxUrls = SITEMAP_MAX_URLS): Map<string, string> {
+export function renderSitemaps(
+  data: Pick<PageData, "dataset" | "baseUrl">,
+  maxUrls = SITEMAP_MAX_URLS,
+): Map<string, string> {
   const urls = sitemapUrls(data);
   const files = new Map<string, string>();
   if (urls.length <= maxUrls) {

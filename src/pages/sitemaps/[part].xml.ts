@@ -1,11 +1,10 @@
 // The parts of the sitemap index, when there are more URLs than one sitemap may hold.
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadPageData } from "../../components/load-page-data.ts";
+import { loadPageData, sitemapFiles } from "../../components/load-page-data.ts";
 import { sitemapPartPath } from "../../domain/pages/site-paths.ts";
-import { renderSitemaps } from "../../domain/pages/sitemap.ts";
 
 export const getStaticPaths: GetStaticPaths = async () => {
-  const files = renderSitemaps(await loadPageData({}));
+  const files = sitemapFiles(await loadPageData({}));
   const paths = [];
   for (let part = 1; files.has(sitemapPartPath(part)); part++) {
     paths.push({ params: { part: String(part) }, props: { body: files.get(sitemapPartPath(part)) } });
