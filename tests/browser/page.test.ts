@@ -4,15 +4,11 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { freePort, launchChromium } from "../helpers/browser.ts";
-import { buildSample } from "../helpers/build.ts";
+import { type BrowserFixture, startBrowserFixture } from "../helpers/browser.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 
 const ARTIFACTS = join(ROOT, "test-results");
-let sidecar: RunningSidecar;
 let browser: Browser;
 let dataset: ReviewsDataset;
 let origin: string;
@@ -44,20 +40,15 @@ async function open(width = 1280, colorScheme: "light" | "dark" = "light"): Prom
   return { page, problems, bytes: () => bytes };
 }
 
+let fixture: BrowserFixture | undefined;
+
 before(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const dist = await buildSample(origin);
-  sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
-  dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
-  browser = await launchChromium();
+  fixture = await startBrowserFixture();
+  ({ origin, dataset, browser } = fixture);
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
-after(async () => {
-  await browser?.close();
-  await sidecar?.close();
-});
+after(() => fixture?.close());
 
 test("loads with no console error, no failed request, nothing from another origin, under 200 KB", async () => {
   const { page, problems, bytes } = await open();

@@ -5,16 +5,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { RunningSidecar } from "../../sidecar/server.ts";
 import { readContent } from "../../src/build/read-content.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { freePort, launchChromium } from "../helpers/browser.ts";
-import { buildSample } from "../helpers/build.ts";
+import { type BrowserFixture, startBrowserFixture } from "../helpers/browser.ts";
 import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 
 const REVIEW_PAGE_MAX_COMPRESSED = 30 * 1024;
-let sidecar: RunningSidecar;
 let browser: Browser;
 let dataset: ReviewsDataset;
 let origin: string;
@@ -25,21 +21,16 @@ const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 const api = async (query: string) => (await fetch(`${origin}/api/reviews/search?${query}`)).json();
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 
+let fixture: BrowserFixture | undefined;
+
 before(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const dist = await buildSample(origin);
-  sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
-  dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
-  browser = await launchChromium();
+  fixture = await startBrowserFixture();
+  ({ origin, dataset, browser } = fixture);
   withJs = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   withoutJs = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
 });
 
-after(async () => {
-  await browser?.close();
-  await sidecar?.close();
-});
+after(() => fixture?.close());
 
 /** Opens `url` in `page` and checks that it shows review `id` with its text. */
 async function assertShowsReview(page: Page, url: string, id: string) {
