@@ -89,8 +89,10 @@ export function entityPage(data: PageData, kind: EntityKind, id: string): Entity
     q.sum += r.rating;
     quarters.set(quarterOf(r.date), q);
   }
+  // Best: the highest ratings first, the newest among equals (the sort is stable and rs is newest first).
   const quotes = rs
     .filter((r) => r.rating >= 4)
+    .sort((a, b) => b.rating - a.rating)
     .flatMap((r) =>
       r.aspects
         .filter((a) => a.polarity === "positive")

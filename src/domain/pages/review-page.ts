@@ -4,8 +4,13 @@ import type { Business, ReviewRecord } from "../schemas/published.ts";
 
 export const DESCRIPTION_MAX_CHARS = 160;
 
+/** The review's own title, or what stands in for it (a heading and a link text are never empty). */
+export function reviewHeading(r: ReviewRecord): string {
+  return r.title ?? `${r.rating}-star review by ${r.author}`;
+}
+
 export function reviewTitle(r: ReviewRecord, business: Business): string {
-  return `${r.title ?? `${r.rating}-star review by ${r.author}`} · ${business.name}`;
+  return `${reviewHeading(r)} · ${business.name}`;
 }
 
 export function reviewDescription(r: ReviewRecord, business: Business): string {
