@@ -12,6 +12,21 @@ export default defineConfig({
   trailingSlash: "ignore",
   build: { format: "file", inlineStylesheets: "always", client: "./", server: "./_server/" },
   devToolbar: { enabled: false },
-  // The server bundle must run from any DIST_DIR, also outside the project: no imports from node_modules.
-  vite: { ssr: { noExternal: true }, environments: { prerender: { resolve: { noExternal: true } } } },
+  integrations: [selfContainedServerBundle()],
 });
+
+/** The built server bundle must run from any DIST_DIR, also outside the project: no imports from node_modules.
+ * Only for builds: `astro dev` loads dependencies as they are (bundling them there breaks CommonJS ones). */
+function selfContainedServerBundle() {
+  return {
+    name: "self-contained-server-bundle",
+    hooks: {
+      "astro:config:setup": ({ command, updateConfig }) => {
+        if (command !== "build") return;
+        updateConfig({
+          vite: { ssr: { noExternal: true }, environments: { prerender: { resolve: { noExternal: true } } } },
+        });
+      },
+    },
+  };
+}
