@@ -6,6 +6,7 @@ import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
 import { toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
+import { createPagesRouter, htmlNotFound } from "./routes/pages.ts";
 import { reviewsSearch } from "./routes/reviews-search.ts";
 import { reviewsSinceRoute } from "./routes/reviews-since.ts";
 import { createStaticHandler, staticMethodGuard } from "./routes/static-files.ts";
@@ -15,10 +16,12 @@ export interface AppDeps {
   logger: Logger;
   /** Extra routers mounted before the 404 handler (MCP, WebSub hub). */
   routers?: Router[];
+  /** Where the build's server bundle is: pages rendered on demand (routes/pages.ts). */
+  distDir?: string;
 }
 
 /** The request listener: static files of the current build first, everything else through Express. */
-export function createApp({ store, logger, routers = [] }: AppDeps): RequestListener {
+export function createApp({ store, logger, routers = [], distDir }: AppDeps): RequestListener {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -31,6 +34,7 @@ export function createApp({ store, logger, routers = [] }: AppDeps): RequestList
   app.get("/api/reviews/since/:date", reviewsSinceRoute(store));
   app.all("/api/reviews/since/:date", methodNotAllowed("GET, HEAD"));
   for (const router of routers) app.use(router);
+  if (distDir) app.use(createPagesRouter(store, distDir, logger), htmlNotFound(store));
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
   const serveStatic = createStaticHandler(store, logger);

@@ -39,7 +39,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   });
   let draining = false;
   const health = createHealthRouter(store, { draining: () => draining });
-  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter] });
+  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter], distDir: config.DIST_DIR });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   server.on("request", limitConnections(server, app, logger));
   await new Promise<void>((resolve, reject) => {

@@ -17,6 +17,9 @@ function brotliQuality(size: number): number {
   return 5;
 }
 
+/** The on-demand pages' server bundle (astro.config.mjs): loaded by the sidecar, never served as a file. */
+export const SERVER_BUNDLE_DIR = "_server";
+
 function urlPathOf(file: string): string {
   if (file === "index.html") return "/";
   return `/${file}`;
@@ -30,6 +33,7 @@ export async function writeManifest(
   const files = entries
     .filter((e) => e.isFile() && !/\.(gz|br)$/.test(e.name) && e.name !== MANIFEST_FILE)
     .map((e) => relative(outDir, join(e.parentPath, e.name)).split(sep).join("/"))
+    .filter((file) => !file.startsWith(`${SERVER_BUNDLE_DIR}/`))
     .sort();
   const manifestFiles: Record<string, ManifestEntry> = {};
   for (const file of files) {

@@ -1,5 +1,7 @@
 // What the page shows, derived from the published data (pure; the .astro files only render it).
+import { reviewUrl } from "../domain/feeds/feed-items.ts";
 import { ASPECT_LABELS } from "../domain/insights/aspect-insights.ts";
+import { ENTITY_KINDS, type EntityKind, entityPath } from "../domain/pages/site-paths.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { Business, ReviewRecord, ReviewsDataset } from "../domain/schemas/published.ts";
 
@@ -11,12 +13,15 @@ export function catalogNames(business: Business) {
   return names;
 }
 
-export function chips(r: ReviewRecord, names: Map<string, string>): { kind: string; label: string }[] {
-  return [
-    ...r.mentions.technicians.map((id) => ({ kind: "technician", label: names.get(id) ?? id })),
-    ...r.mentions.services.map((id) => ({ kind: "service", label: names.get(id) ?? id })),
-    ...r.mentions.service_areas.map((id) => ({ kind: "area", label: names.get(id) ?? id })),
-  ];
+/** The catalogue entries a review mentions, each linked to its page. */
+export function chips(r: ReviewRecord, names: Map<string, string>): { kind: string; label: string; href: string }[] {
+  return (Object.keys(ENTITY_KINDS) as EntityKind[]).flatMap((kind) =>
+    r.mentions[ENTITY_KINDS[kind].field].map((id) => ({
+      kind,
+      label: names.get(id) ?? id,
+      href: entityPath(kind, id),
+    })),
+  );
 }
 
 export function aspectBars(insights: Insights) {
@@ -71,6 +76,7 @@ export function jsonLd(dataset: ReviewsDataset, baseUrl: string) {
       : {}),
     review: dataset.reviews.slice(0, NEWEST_ON_PAGE).map((r) => ({
       "@type": "Review",
+      url: reviewUrl(baseUrl, r.id),
       author: { "@type": "Person", name: r.author },
       datePublished: r.date,
       ...(r.title ? { name: r.title } : {}),

@@ -1,6 +1,15 @@
 // Content types of published files (DECISIONS.md): Astro does not record them, so the manifest does.
 export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
+/**
+ * The JSON Feed's one story (DECISIONS.md): it is served as `application/json` (SPEC.md), and every link that a
+ * program follows (Atom's rel="related", OpenAPI, llms.txt) says the same. Only the HTML page's discovery
+ * `<link rel="alternate">` names `application/feed+json`, the type JSON Feed readers look for (JSON Feed 1.1,
+ * "Discovery"); it describes the document's format, the response's Content-Type stays the SPEC's.
+ */
+export const JSON_FEED_LINK_TYPE = "application/json";
+export const JSON_FEED_DISCOVERY_TYPE = "application/feed+json";
+
 /** Also the `types` block of the generated nginx config. */
 export const BY_EXTENSION: Readonly<Record<string, string>> = {
   ".json": JSON_MEDIA_TYPE,

@@ -17,6 +17,14 @@ export function toUtc(dateTime: string): string {
   return new Date(dateTime).toISOString().replace(/\.000Z$/, "Z");
 }
 
+/** The published `updated`: the latest of the review's own and its owner response's date (DECISIONS.md). */
+export function latestUpdate(c: Pick<ReviewContent, "date" | "updated" | "response">): string {
+  const own = toUtc(c.updated ?? `${c.date}T00:00:00Z`);
+  if (!c.response) return own;
+  const response = toUtc(`${c.response.date}T00:00:00Z`);
+  return [own, response].sort()[1];
+}
+
 type Catalog = Pick<BusinessContent, "technicians" | "services" | "service_areas">;
 
 export function createReviewPublisher(business: Catalog) {
@@ -46,7 +54,7 @@ export function createReviewPublisher(business: Catalog) {
       id,
       rating: c.rating,
       date: c.date,
-      updated: toUtc(c.updated ?? `${c.date}T00:00:00Z`),
+      updated: latestUpdate(c),
       ...(c.title ? { title: c.title } : {}),
       text: c.text,
       author: c.author,

@@ -1,30 +1,17 @@
 // The human page in Debian's Chromium (playwright-core): content, search, errors, accessibility, layout.
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
-import type { RunningSidecar } from "../../sidecar/server.ts";
+import type { Browser, Page } from "playwright-core";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { buildSample } from "../helpers/build.ts";
+import { type BrowserFixture, startBrowserFixture } from "../helpers/browser.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 
 const ARTIFACTS = join(ROOT, "test-results");
-let sidecar: RunningSidecar;
 let browser: Browser;
 let dataset: ReviewsDataset;
 let origin: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Watched {
   page: Page;
@@ -53,32 +40,15 @@ async function open(width = 1280, colorScheme: "light" | "dark" = "light"): Prom
   return { page, problems, bytes: () => bytes };
 }
 
+let fixture: BrowserFixture | undefined;
+
 before(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  const dist = await buildSample(origin);
-  sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
-  dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  fixture = await startBrowserFixture();
+  ({ origin, dataset, browser } = fixture);
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
-after(async () => {
-  await browser?.close();
-  await sidecar?.close();
-});
+after(() => fixture?.close());
 
 test("loads with no console error, no failed request, nothing from another origin, under 200 KB", async () => {
   const { page, problems, bytes } = await open();

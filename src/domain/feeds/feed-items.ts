@@ -1,4 +1,5 @@
 // What both feeds say about one review: a title, an HTML rendering and links. Feeds never carry generated text.
+import { reviewPath } from "../pages/site-paths.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 import { escapeHtml } from "./escape.ts";
 
@@ -12,7 +13,16 @@ export const feedUrls = (baseUrl: string) => ({
   home: `${baseUrl}/`,
 });
 
+/** The review's permalink: JSON Feed `url`, Atom `alternate`, JSON-LD `url`, search results and the pages. */
 export function reviewUrl(baseUrl: string, id: string): string {
+  return `${baseUrl}${reviewPath(id)}`;
+}
+
+/**
+ * The item's identity in both feeds. It keeps the form it had before permalinks existed, so that readers do not see
+ * every item again as a new one; it is an identifier, not a link (the link is `reviewUrl`).
+ */
+export function feedItemId(baseUrl: string, id: string): string {
   return `${baseUrl}/#review-${encodeURIComponent(id)}`;
 }
 

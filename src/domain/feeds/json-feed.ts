@@ -1,6 +1,7 @@
 import type { JsonFeed, ReviewsDataset } from "../schemas/published.ts";
 import {
   FEED_SIZE,
+  feedItemId,
   feedTitle,
   feedUrls,
   itemHtml,
@@ -23,7 +24,7 @@ export function renderJsonFeed(dataset: ReviewsDataset, baseUrl: string): JsonFe
     language: "en",
     hubs: [{ type: "WebSub", url: urls.hub }],
     items: dataset.reviews.slice(0, FEED_SIZE).map((r) => ({
-      id: reviewUrl(baseUrl, r.id),
+      id: feedItemId(baseUrl, r.id),
       url: reviewUrl(baseUrl, r.id),
       title: itemTitle(r),
       content_text: itemText(r, business),
