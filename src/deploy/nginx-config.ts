@@ -3,6 +3,7 @@
 // Needs nginx's gzip_static module and the brotli static module (Debian: nginx-light and
 // libnginx-mod-http-brotli-static); without the latter, brotli: false serves gzip only.
 
+import { SERVER_BUNDLE_DIR } from "../build/write-manifest.ts";
 import { BY_EXTENSION, BY_PATH } from "../domain/media-types.ts";
 import { MANIFEST_FILE } from "../domain/schemas/manifest.ts";
 import {
@@ -121,6 +122,10 @@ ${addHeaders({ ...CORS_HEADERS, ...PREFLIGHT_HEADERS }, "    ")}
   # sidecar, which answers 405 with Allow, or 404 (the manifest, _headers and .br/.gz siblings are never served).
   error_page 403 405 = @sidecar;
   location ~ (^|/)(${internal})$|\\.(br|gz)$ {
+${PROXY}
+  }
+  # The server code of the pages rendered on demand lives in the build folder but is never a public file.
+  location ^~ /${SERVER_BUNDLE_DIR}/ {
 ${PROXY}
   }
   location @sidecar {

@@ -128,6 +128,7 @@ test("the manifest, _headers and the .br/.gz siblings are not served; other meth
     "/reviews.json.gz",
     "/api/feed.json.br",
     "/.well-known/",
+    "/_server/entry.mjs",
   ]) {
     const a = await get(`${sidecar.url}${path}`, {});
     const b = await get(`${nginx.url}${path}`, {});
