@@ -6,6 +6,7 @@ import { cp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
+import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { sha256Hex } from "../../src/domain/hash.ts";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { buildSample, contentFixture } from "../helpers/build.ts";
@@ -56,12 +57,13 @@ function publish(args: string[], env: Record<string, string | undefined>) {
 const buildId = async (dir: string) => JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")).build_id as string;
 const served = async () => ((await (await fetch(`${sidecar.url}/readyz`)).json()) as { build_id: string }).build_id;
 
-/** Every file of a folder with its bytes' hash and mtime. */
+/** Every published file of a folder with its bytes' hash and mtime (the pages' server code stays with the sidecar). */
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const path = join(e.parentPath, e.name);
+    if (path.slice(dir.length).startsWith(`/${SERVER_BUNDLE_DIR}/`)) continue;
     out[path.slice(dir.length)] = `${sha256Hex(await readFile(path))} ${(await stat(path)).mtimeMs}`;
   }
   return out;
