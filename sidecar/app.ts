@@ -1,6 +1,7 @@
 // Assembles the sidecar: one Express app serving the current build and the dynamic endpoints.
 import type { RequestListener } from "node:http";
-import express, { type Router } from "express";
+import express, { type RequestHandler, type Router } from "express";
+import { ENTITY_KINDS, PAGE_PATHS } from "../src/domain/pages/site-paths.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
@@ -20,6 +21,18 @@ export interface AppDeps {
   distDir?: string;
 }
 
+/** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
+const PAGE_ROUTES = [
+  PAGE_PATHS.search,
+  PAGE_PATHS.reviews,
+  `${PAGE_PATHS.reviews}:id`,
+  `${PAGE_PATHS.reviews}page/:n`,
+  ...Object.values(ENTITY_KINDS).flatMap(({ path }) => [path, `${path}:id`]),
+];
+const readOnly = methodNotAllowed("GET, HEAD");
+const onlyReads: RequestHandler = (req, res, next) =>
+  req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" ? next() : readOnly(req, res, next);
+
 /** The request listener: static files of the current build first, everything else through Express. */
 export function createApp({ store, logger, routers = [], distDir }: AppDeps): RequestListener {
   const app = express();
@@ -34,7 +47,10 @@ export function createApp({ store, logger, routers = [], distDir }: AppDeps): Re
   app.get("/api/reviews/since/:date", reviewsSinceRoute(store));
   app.all("/api/reviews/since/:date", methodNotAllowed("GET, HEAD"));
   for (const router of routers) app.use(router);
-  if (distDir) app.use(createPagesRouter(store, distDir, logger), htmlNotFound(store));
+  if (distDir) {
+    for (const path of PAGE_ROUTES) app.all(path, onlyReads);
+    app.use(createPagesRouter(store, distDir, logger), htmlNotFound(store));
+  }
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
   const serveStatic = createStaticHandler(store, logger);

@@ -4,6 +4,7 @@ import "./schemas/published.ts";
 import "./schemas/insights.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
 import { bytesText, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_MAX_BODY_BYTES } from "./limits.ts";
+import { ENTITY_KINDS, PAGE_PATHS, REVIEWS_PER_PAGE, SITEMAP_MAX_URLS } from "./pages/site-paths.ts";
 import {
   ErrorBody,
   IssuesBody,
@@ -81,6 +82,85 @@ function staticGet(operationId: string, summary: string, description: string, me
   });
 }
 
+const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
+
+/** A page for people (HTML), rendered on demand with an ETag; `notFound`: its id or page number may not exist. */
+function page(operationId: string, summary: string, description: string, notFound: boolean, extra: object = {}) {
+  return withHead({
+    operationId,
+    summary,
+    description,
+    tags: ["pages"],
+    parameters: conditionalParams,
+    responses: {
+      200: html("The page"),
+      304: notModified,
+      ...(notFound ? { 404: html("No such page: the HTML 404 page") } : {}),
+      414: { $ref: "#/components/responses/UriTooLong" },
+    },
+    ...extra,
+  });
+}
+
+/**
+ * Page paths are described without their trailing slash (OpenAPI linters want none); both forms are served and
+ * the canonical URL of every page ends with `/`.
+ */
+const noSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, "") : path);
+
+function pagePaths(): Record<string, object> {
+  const idParam = (name: string, description: string) => ({
+    name,
+    in: "path",
+    required: true,
+    description,
+    schema: { type: "string", minLength: 1 },
+  });
+  const paths: Record<string, object> = {
+    [`${PAGE_PATHS.reviews}{id}/`]: page(
+      "getReviewPage",
+      "A review's permalink",
+      "The review, its rating, author, owner response, mentioned technicians, services and areas, aspects and schema.org Review JSON-LD. 404 for an unknown or unverified id.",
+      true,
+      { parameters: [idParam("id", "Review id"), ...conditionalParams] },
+    ),
+    [PAGE_PATHS.reviews]: page("getReviewsPage", "Every review, newest first", `${REVIEWS_PER_PAGE} a page.`, false),
+    [`${PAGE_PATHS.reviews}page/{n}/`]: page(
+      "getReviewsPageN",
+      "A later page of every review",
+      "Page 2 onwards of /reviews/; 404 past the last page.",
+      true,
+      { parameters: [idParam("n", "Page number, 2 or more"), ...conditionalParams] },
+    ),
+    [PAGE_PATHS.search]: withHead({
+      operationId: "getSearchPage",
+      summary: "Search as a page",
+      description:
+        "The parameters of GET /api/reviews/search (an empty field means no filter), rendered as HTML with a link to the next page. Works without JavaScript.",
+      tags: ["pages"],
+      parameters: [...queryParameters(SearchParams), ...conditionalParams],
+      responses: {
+        200: html("Results"),
+        304: notModified,
+        400: html("The form with each problem next to its field"),
+        414: { $ref: "#/components/responses/UriTooLong" },
+      },
+    }),
+  };
+  for (const [kind, { path, singular, plural }] of Object.entries(ENTITY_KINDS)) {
+    const name = kind.charAt(0).toUpperCase() + kind.slice(1);
+    paths[path] = page(`get${name}Index`, `${plural}`, `Every ${singular.toLowerCase()} of the catalogue.`, false);
+    paths[`${path}{id}/`] = page(
+      `get${name}Page`,
+      `A ${singular.toLowerCase()}'s page`,
+      "Review count, average rating, aspect shares, trend by quarter, best quotes and the newest reviews that mention it.",
+      true,
+      { parameters: [idParam("id", `${singular} id from the catalogue`), ...conditionalParams] },
+    );
+  }
+  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [noSlash(path), item]));
+}
+
 function queryParameters(schema: z.ZodObject) {
   const json = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as {
     properties: Record<string, { description?: string }>;
@@ -128,6 +208,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         description: "Static files prebuilt from the content: datasets, feeds, this document, the page",
       },
       { name: "reviews", description: "Dynamic read API over the current build" },
+      { name: "pages", description: "Pages for people, rendered on demand (HTML)" },
       { name: "mcp", description: "Model Context Protocol endpoint for AI agents" },
       { name: "websub", description: "WebSub hub for the three topics" },
     ],
@@ -166,6 +247,24 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       "/": staticGet("getHomePage", "Human page", "The business's public reviews page", "text/html", {
         type: "string",
       }),
+      [PAGE_PATHS.sitemap]: staticGet(
+        "getSitemap",
+        "Sitemap",
+        `Every review permalink, entity and list page; an index of parts past ${SITEMAP_MAX_URLS} URLs.`,
+        "application/xml",
+        { type: "string" },
+      ),
+      [PAGE_PATHS.robots]: staticGet("getRobots", "robots.txt", "Points crawlers to the sitemap", "text/plain", {
+        type: "string",
+      }),
+      [PAGE_PATHS.llms]: staticGet(
+        "getLlmsTxt",
+        "llms.txt",
+        "The datasets, feeds, OpenAPI document, MCP endpoint and hub, described for agents",
+        "text/plain",
+        { type: "string" },
+      ),
+      ...pagePaths(),
       ...extraPaths,
       "/api/reviews/search": withHead({
         operationId: "searchReviews",
