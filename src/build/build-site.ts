@@ -7,6 +7,7 @@ import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { computeSite, handOver } from "./site-data.ts";
 import { writeManifest } from "./write-manifest.ts";
+import { writeSearchIndex } from "./write-search-index.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -27,6 +28,9 @@ export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" 
     let t0 = performance.now();
     await build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" });
     site.timings.astro = Math.round(performance.now() - t0);
+    t0 = performance.now();
+    await writeSearchIndex(tmp, site.dataset);
+    site.timings.search_index = Math.round(performance.now() - t0);
     t0 = performance.now();
     const manifest = await writeManifest(tmp, {
       baseUrl: config.BASE_URL,
