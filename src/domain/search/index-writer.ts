@@ -2,8 +2,9 @@
 import { compareOldest } from "../order.ts";
 import type { ReviewsDataset } from "../schemas/published.ts";
 import { encodeIndexFile, IndexFormatError } from "./index-format.ts";
-import { addTrigrams, dayNumber } from "./index-keys.ts";
+import { dayNumber } from "./index-keys.ts";
 import { foldText } from "./text-match.ts";
+import { trigramPostings } from "./trigram-postings.ts";
 
 /** Posting lists for keys 0..keys-1, each ascending, as one offsets column and one data column. */
 function postings(keys: number, count: number, keysOf: (rank: number) => Iterable<number>) {
@@ -81,19 +82,7 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
   const foldedOffsets = new Uint32Array(2 * n + 1);
   for (let i = 0; i < folded.length; i++) foldedOffsets[i + 1] = foldedOffsets[i] + Buffer.byteLength(folded[i]);
 
-  // Trigrams: one sorted key column, its position is the key's number in the postings.
-  const gramSets = new Set<number>();
-  const gramsOf = (rank: number) => {
-    gramSets.clear();
-    addTrigrams(folded[2 * rank], gramSets);
-    return addTrigrams(folded[2 * rank + 1], gramSets);
-  };
-  const all = new Set<number>();
-  for (let rank = 0; rank < n; rank++) for (const g of gramsOf(rank)) all.add(g);
-  const trigramKeys = Float64Array.from(all).sort();
-  const keyPos = new Map<number, number>();
-  trigramKeys.forEach((g, i) => void keyPos.set(g, i));
-  const grams = postings(trigramKeys.length, n, (rank) => [...gramsOf(rank)].map((g) => keyPos.get(g) as number));
+  const grams = trigramPostings(folded, n);
 
   return encodeIndexFile(
     {
@@ -118,7 +107,9 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
       techData: techs.data,
       serviceOffsets: services.offsets,
       serviceData: services.data,
-      trigramKeys,
+      trigramKeys: grams.keys,
+      trigramCounts: grams.counts,
+      trigramBitmap: grams.bitmap,
       trigramOffsets: grams.offsets,
       trigramData: grams.data,
       foldedOffsets,

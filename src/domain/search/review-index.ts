@@ -6,6 +6,7 @@ import type { AggregateRating, Business, ReviewRecord } from "../schemas/publish
 import { catalogLookup } from "../validate-content.ts";
 import { decodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { encodeReviewIndex } from "./index-writer.ts";
+import type { Bitmap } from "./sorted-sets.ts";
 import { countOccurrences } from "./text-match.ts";
 
 export interface ReviewIndex {
@@ -28,8 +29,8 @@ export interface ReviewIndex {
   ratings(rating: number): Int32Array;
   technician(id: string): Int32Array;
   service(id: string): Int32Array;
-  /** Ranks whose folded title or text contains the trigram, ascending. */
-  trigram(key: number): Int32Array;
+  /** Ranks whose folded title or text contains the trigram: ascending ranks, or a bitmap when frequent. */
+  trigram(key: number): Int32Array | Bitmap;
   /** 3 x hits in the folded title + hits in the folded text, for the folded query's UTF-8 bytes. */
   relevance(rank: number, foldedQuery: Buffer): number;
   resolveTechnician(ref: string): string | undefined;
@@ -69,6 +70,8 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): Re
   const ratingData = f.i32("ratingData");
   const trigramKeys = f.f64("trigramKeys");
   const trigramOffsets = f.u32("trigramOffsets");
+  const trigramCounts = f.u32("trigramCounts");
+  const trigramBitmap = f.u8("trigramBitmap");
   const trigramData = f.i32("trigramData");
   const foldedOffsets = f.u32("foldedOffsets");
   const foldedU8 = f.u8("foldedBytes");
@@ -122,7 +125,8 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): Re
         else hi = mid;
       }
       if (lo === trigramKeys.length || trigramKeys[lo] !== key) return EMPTY;
-      return trigramData.subarray(trigramOffsets[lo], trigramOffsets[lo + 1]);
+      const list = trigramData.subarray(trigramOffsets[lo], trigramOffsets[lo + 1]);
+      return trigramBitmap[lo] ? { words: list, count: trigramCounts[lo] } : list;
     },
     relevance(rank, q) {
       const title = folded.subarray(foldedOffsets[2 * rank], foldedOffsets[2 * rank + 1]);

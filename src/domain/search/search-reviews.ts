@@ -4,7 +4,15 @@ import type { ReviewRecord } from "../schemas/published.ts";
 import { compareKeys, decodeCursor, encodeCursor, filterFingerprint, type SortKey } from "./cursor.ts";
 import { addTrigrams, dayNumber } from "./index-keys.ts";
 import type { ReviewIndex } from "./review-index.ts";
-import { clip, intersect, type Postings, union } from "./sorted-sets.ts";
+import {
+  type Bitmap,
+  clip,
+  filterByBitmaps,
+  intersect,
+  intersectBitmaps,
+  type Postings,
+  union,
+} from "./sorted-sets.ts";
 import { foldText } from "./text-match.ts";
 
 /** First rank whose date is <= `day` in newest-first order (dates descending). */
@@ -32,6 +40,7 @@ const listOf = (a: Postings): RankList => ({ length: a.length, at: (i) => a[i] }
 /** Ranks matching every structured filter (and the query's trigrams), ascending. */
 function candidateRanks(index: ReviewIndex, p: SearchParams, q: string | undefined): RankList {
   const lists: Postings[] = [];
+  const bitmaps: Bitmap[] = [];
   if (p.rating !== undefined) lists.push(index.ratings(p.rating));
   if (p.min_rating !== undefined) {
     const buckets: Postings[] = [];
@@ -49,19 +58,24 @@ function candidateRanks(index: ReviewIndex, p: SearchParams, q: string | undefin
     lists.push(index.service(id));
   }
   if (q !== undefined && q.length >= 3) {
-    for (const g of addTrigrams(q, new Set())) lists.push(index.trigram(g));
+    for (const g of addTrigrams(q, new Set())) {
+      const list = index.trigram(g);
+      if (list instanceof Int32Array) lists.push(list);
+      else bitmaps.push(list);
+    }
   }
   // Newest-first order sorts by date first, so a date range is one contiguous run of ranks.
   const lo = p.until === undefined ? 0 : firstRankOnOrBefore(index.dates, dayNumber(p.until));
   const hi = p.since === undefined ? index.count : firstRankOnOrBefore(index.dates, dayNumber(p.since) - 1);
-  if (lists.length === 0) return rangeOf(lo, hi);
+  if (lists.length === 0 && bitmaps.length === 0) return rangeOf(lo, hi);
+  if (lists.length === 0) return listOf(intersectBitmaps(bitmaps, lo, hi));
   lists.sort((a, b) => a.length - b.length);
   let acc: Postings = clip(lists[0], lo, hi);
   for (const l of lists.slice(1)) {
     if (acc.length === 0) break;
     acc = intersect(acc, l);
   }
-  return listOf(acc);
+  return listOf(filterByBitmaps(acc, bitmaps));
 }
 
 /** The envelope without its reviews, and the ranks of the reviews on the page in result order. */
