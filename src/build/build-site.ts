@@ -16,7 +16,9 @@ export interface BuildResult {
   timings: Record<string, number>;
 }
 
-export async function buildSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR">): Promise<BuildResult> {
+export async function buildSite(
+  config: Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> & Partial<Pick<Config, "BUILD_CACHE_DIR">>,
+): Promise<BuildResult> {
   const site = await computeSite(config);
   handOver(site);
   const dist = resolve(config.DIST_DIR);

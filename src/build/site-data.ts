@@ -9,6 +9,7 @@ import { publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { validateContent } from "../domain/validate-content.ts";
+import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { readContent } from "./read-content.ts";
 
 export interface SiteData {
@@ -22,7 +23,9 @@ export interface SiteData {
   openapi: object;
 }
 
-export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL">): Promise<SiteData> {
+export async function computeSite(
+  config: Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "BUILD_CACHE_DIR">>,
+): Promise<SiteData> {
   const timings: Record<string, number> = {};
   const timed = async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -33,7 +36,9 @@ export async function computeSite(config: Pick<Config, "CONTENT_DIR" | "BASE_URL
   const raw = await timed("read", () => readContent(config.CONTENT_DIR));
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews));
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  const published = await timed("analyse", () => publishDataset(content));
+  const analysis = await timed("analyse", () => analyseWithCache(content, raw.reviews, config.BUILD_CACHE_DIR));
+  Object.assign(timings, { reviews_analysed: analysis.analysed, reviews_from_cache: analysis.cached });
+  const published = await timed("publish", () => publishDataset(content, analysis.publish));
   const { dataset } = published;
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial));

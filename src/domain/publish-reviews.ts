@@ -66,8 +66,13 @@ export interface PublishedContent {
   namedInText: ReadonlyMap<string, Mentions>;
 }
 
-export function publishDataset(content: ValidContent): PublishedContent {
-  const publish = createReviewPublisher(content.business);
+export type PublishReview = ReturnType<typeof createReviewPublisher>;
+
+/** `publish` may answer from a cache of earlier results (the build's incremental cache); it must be equivalent. */
+export function publishDataset(
+  content: ValidContent,
+  publish: PublishReview = createReviewPublisher(content.business),
+): PublishedContent {
   const namedInText = new Map<string, Mentions>();
   const reviews = content.reviews
     .filter((r) => r.content.verified)
