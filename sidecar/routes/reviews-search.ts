@@ -9,18 +9,28 @@ import { reviewListBody } from "../build-store/review-list-body.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
-/** Rank entries kept per build across every remembered filter set (a popular query then costs O(limit)). */
+/** Rank entries kept per build across every remembered filter set (a new page of one costs O(limit)). */
 const MATCHES_BUDGET = 2_000_000;
+/** Whole answers kept per build, by query string (a repeated search costs a lookup). */
+const BODY_BYTES = 16 << 20;
 
 export function reviewsSearch(store: BuildStore): RequestHandler {
   const matches = new PerBuildCache<Ordered>(MATCHES_BUDGET, (o) => o.size);
+  const bodies = new PerBuildCache<Buffer>(BODY_BYTES, (b) => b.length);
   return (req, res) => {
-    const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
-    if (!params.ok) throw new ValidationError(params.issues);
     const snapshot = store.current();
-    const page = searchPage(snapshot.index, params.value, matches.of(snapshot));
-    if (!page.ok) throw new ValidationError(page.issues);
+    const url = req.originalUrl;
+    const answers = bodies.of(snapshot);
+    let body = answers.get(url);
+    if (!body) {
+      const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
+      if (!params.ok) throw new ValidationError(params.issues);
+      const page = searchPage(snapshot.index, params.value, matches.of(snapshot));
+      if (!page.ok) throw new ValidationError(page.issues);
+      body = reviewListBody(snapshot, page.envelope, page.ranks);
+      answers.set(url, body);
+    }
     res.setHeader("Cache-Control", CACHE_API);
-    sendBytes(req, res, JSON_MEDIA_TYPE, reviewListBody(snapshot, page.envelope, page.ranks));
+    sendBytes(req, res, JSON_MEDIA_TYPE, body);
   };
 }
