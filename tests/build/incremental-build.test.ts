@@ -67,6 +67,11 @@ test("a rebuild after one changed review analyses it alone and equals a clean bu
   const b = await filesOf(clean.dist);
   assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
   for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name) as Buffer), `${name} differs from a clean build`);
-  const first_ = await filesOf(first.dist);
-  assert.ok(!first_.get("reviews.json")?.equals(a.get("reviews.json") as Buffer), "the change is published");
+  const firstFiles = await filesOf(first.dist);
+  assert.ok(!firstFiles.get("reviews.json")?.equals(a.get("reviews.json") as Buffer), "the change is published");
+
+  // The appended result is read back: nothing left to analyse.
+  const again = await build(content, cache);
+  assert.equal(again.timings.reviews_analysed, 0);
+  assert.equal(again.timings.reviews_from_cache, total);
 });

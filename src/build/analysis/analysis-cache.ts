@@ -3,7 +3,7 @@
 // business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
 // tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // records as usual, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, readdir, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
@@ -14,15 +14,15 @@ import { analyseInWorkers } from "./analyse-in-workers.ts";
 
 type Published = ReturnType<PublishReview>;
 
-const CACHE_FILE = "analysis.json";
+/**
+ * One JSON value a line: the first is {fingerprint}, each other [key, published]. New results are appended, so
+ * a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
+ * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
+ */
+const CACHE_FILE = "analysis.ndjson";
 const DOMAIN = fileURLToPath(new URL("../../domain/", import.meta.url));
 /** What a published record is computed by; a change to any of these files empties the cache. */
 const CODE = ["analysis", "schemas", "publish-reviews.ts", "validate-content.ts"];
-
-interface CacheFile {
-  fingerprint: string;
-  entries: Record<string, Published>;
-}
 
 async function codeHash(): Promise<string> {
   const parts: string[] = [];
@@ -39,13 +39,68 @@ async function codeHash(): Promise<string> {
   return sha256Hex(parts.join("\0"));
 }
 
-async function readCache(path: string, fingerprint: string): Promise<Record<string, Published>> {
+async function readCache(
+  path: string,
+  fingerprint: string,
+): Promise<{ entries: Map<string, Published>; lines: number }> {
+  const entries = new Map<string, Published>();
+  let text: string;
   try {
-    const file = JSON.parse(await readFile(path, "utf8")) as CacheFile;
-    return file.fingerprint === fingerprint && file.entries ? file.entries : {};
+    text = await readFile(path, "utf8");
   } catch {
-    return {}; // none yet, or unreadable: a full analysis rebuilds it
+    return { entries, lines: -1 }; // none yet: written whole
   }
+  const lines = text.split("\n");
+  try {
+    if ((JSON.parse(lines[0]) as { fingerprint?: string }).fingerprint !== fingerprint) return { entries, lines: -1 };
+  } catch {
+    return { entries, lines: -1 };
+  }
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === "") continue;
+    try {
+      const [key, value] = JSON.parse(lines[i]) as [string, Published];
+      entries.set(key, value);
+    } catch {
+      // an interrupted append: that review is analysed again
+    }
+  }
+  return { entries, lines: lines.length - 1 };
+}
+
+const line = (key: string, value: Published) => `${JSON.stringify([key, value])}\n`;
+
+async function writeCache(
+  dir: string,
+  path: string,
+  fingerprint: string,
+  live: Map<string, Published>,
+  appended: [string, Published][],
+  lines: number,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (lines >= 0 && lines + appended.length <= 2 * live.size + 1000) {
+    // A leading newline ends a line an interrupted append may have left open.
+    if (appended.length > 0) await appendFile(path, `\n${appended.map(([k, v]) => line(k, v)).join("")}`);
+    return;
+  }
+  const tmp = `${path}.tmp-${process.pid}`;
+  const handle = await open(tmp, "w");
+  try {
+    await handle.write(`${JSON.stringify({ fingerprint })}\n`);
+    let chunk = "";
+    for (const [k, v] of live) {
+      chunk += line(k, v);
+      if (chunk.length > 1 << 20) {
+        await handle.write(chunk);
+        chunk = "";
+      }
+    }
+    await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
 }
 
 export interface CachedAnalysis {
@@ -62,41 +117,35 @@ export async function analyseWithCache(
 ): Promise<CachedAnalysis> {
   const textOf = new Map(files.map((f) => [f.path, f.text]));
   const verified = content.reviews.filter((r) => r.content.verified);
-  const keyOf = (r: (typeof verified)[number]) =>
-    sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`);
-  const keys = verified.map(keyOf);
+  const keys = verified.map((r) => sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`));
   const fingerprint = sha256Hex(
     JSON.stringify([await codeHash(), LEXICON_VERSION, process.versions.unicode, content.business]),
   );
   const path = cacheDir === undefined ? undefined : join(cacheDir, CACHE_FILE);
-  const old = path ? await readCache(path, fingerprint) : {};
+  const old = path ? await readCache(path, fingerprint) : { entries: new Map<string, Published>(), lines: -1 };
 
-  const missing = verified.flatMap((r, i) => (old[keys[i]] ? [] : [{ id: r.id, content: r.content, i }]));
+  const missing = keys.flatMap((key, i) => (old.entries.has(key) ? [] : [i]));
   const fresh = await analyseInWorkers({
     business: content.business,
-    items: missing.map(({ id, content: c }) => ({ id, content: c })),
+    items: missing.map((i) => ({ id: verified[i].id, content: verified[i].content })),
   });
-  const entries: Record<string, Published> = {};
+  const live = new Map<string, Published>();
   const byId = new Map<string, Published>();
+  const appended: [string, Published][] = [];
   verified.forEach((r, i) => {
-    const hit = old[keys[i]];
+    const hit = old.entries.get(keys[i]);
     if (hit) {
-      entries[keys[i]] = hit;
+      live.set(keys[i], hit);
       byId.set(r.id, hit);
     }
   });
-  missing.forEach((m, j) => {
-    entries[keys[m.i]] = fresh[j];
-    byId.set(m.id, fresh[j]);
+  missing.forEach((i, j) => {
+    live.set(keys[i], fresh[j]);
+    byId.set(verified[i].id, fresh[j]);
+    appended.push([keys[i], fresh[j]]);
   });
+  if (path && cacheDir) await writeCache(cacheDir, path, fingerprint, live, appended, old.lines);
 
-  const stale = Object.keys(old).length !== verified.length - missing.length;
-  if (path && cacheDir && (missing.length > 0 || stale)) {
-    await mkdir(cacheDir, { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify({ fingerprint, entries } satisfies CacheFile));
-    await rename(tmp, path);
-  }
   const fallback = createReviewPublisher(content.business);
   return {
     publish: (id, c) => byId.get(id) ?? fallback(id, c),
