@@ -70,6 +70,13 @@ export function encodeIndexFile(meta: Record<string, unknown>, sections: Record<
   return out;
 }
 
+/** The format version of an index file from its first 8 bytes, or undefined when it is not one. */
+export function indexVersionOf(head: Uint8Array): number | undefined {
+  if (head.length < 8) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, 8);
+  return view.getUint32(0, true) === MAGIC ? view.getUint32(4, true) : undefined;
+}
+
 export interface IndexFile {
   meta: Record<string, unknown>;
   i32(name: string): Int32Array;
