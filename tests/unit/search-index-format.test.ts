@@ -71,6 +71,7 @@ test("diacritics fold on both sides: Martínez finds Martinez and the other way 
   assert.deepEqual(ids("martinez"), ["r2", "r3"]);
   assert.deepEqual(ids("CREME BRULEE"), ["r3"]);
   assert.deepEqual(ids("☃"), ["r3"]);
+  assert.deepEqual(ids("\u0301\u0301"), [], "a query of combining marks alone matches nothing (and ends)");
 });
 
 test("an index of another version is refused with a message naming the file and both versions", () => {

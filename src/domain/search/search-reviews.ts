@@ -39,6 +39,8 @@ const listOf = (a: Postings): RankList => ({ length: a.length, at: (i) => a[i] }
 
 /** Ranks matching every structured filter (and the query's trigrams), ascending. */
 function candidateRanks(index: ReviewIndex, p: SearchParams, q: string | undefined): RankList {
+  // A query of nothing but diacritics folds to nothing: it names no text, so nothing matches.
+  if (q === "") return EMPTY;
   const lists: Postings[] = [];
   const bitmaps: Bitmap[] = [];
   if (p.rating !== undefined) lists.push(index.ratings(p.rating));

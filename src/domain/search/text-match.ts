@@ -16,6 +16,7 @@ export function foldText(s: string): string {
 
 /** Non-overlapping occurrences of `needle` in `haystack` (both UTF-8 bytes of folded text). */
 export function countOccurrences(haystack: Buffer, needle: Buffer): number {
+  if (needle.length === 0) return 0; // an empty needle would match at every position, forever
   let n = 0;
   for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
   return n;
