@@ -74,8 +74,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): Re
   const trigramBitmap = f.u8("trigramBitmap");
   const trigramData = f.i32("trigramData");
   const foldedOffsets = f.u32("foldedOffsets");
-  const foldedU8 = f.u8("foldedBytes");
-  const folded = Buffer.from(foldedU8.buffer, foldedU8.byteOffset, foldedU8.byteLength);
+  const folded = f.u8("foldedBytes");
   const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
   const techLookup = catalogLookup(business.technicians);
   const serviceIds = new Set(business.services.map((s) => s.id));
@@ -129,9 +128,11 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): Re
       return trigramBitmap[lo] ? { words: list, count: trigramCounts[lo] } : list;
     },
     relevance(rank, q) {
-      const title = folded.subarray(foldedOffsets[2 * rank], foldedOffsets[2 * rank + 1]);
-      const text = folded.subarray(foldedOffsets[2 * rank + 1], foldedOffsets[2 * rank + 2]);
-      return 3 * countOccurrences(title, q) + countOccurrences(text, q);
+      const text = foldedOffsets[2 * rank + 1];
+      return (
+        3 * countOccurrences(folded, foldedOffsets[2 * rank], text, q) +
+        countOccurrences(folded, text, foldedOffsets[2 * rank + 2], q)
+      );
     },
     resolveTechnician: techLookup,
     resolveService: (ref) => {

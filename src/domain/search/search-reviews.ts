@@ -106,20 +106,31 @@ function orderedMatches(index: ReviewIndex, p: SearchParams): Ordered {
   // Result order without a query is rank order; with one, relevance first and rank (= newest first) second.
   if (q === undefined) return { ordered: candidates, scoreAt: () => 0, size: Math.max(1, candidates.length) };
   const qBytes = Buffer.from(q);
-  const ranks: number[] = [];
-  const scores: number[] = [];
+  const ranks = new Int32Array(candidates.length);
+  const scores = new Int32Array(candidates.length);
+  let found = 0;
+  let maxScore = 0;
   for (let i = 0; i < candidates.length; i++) {
     const rank = candidates.at(i);
     const score = index.relevance(rank, qBytes);
     if (score > 0) {
-      ranks.push(rank);
-      scores.push(score);
+      ranks[found] = rank;
+      scores[found++] = score;
+      if (score > maxScore) maxScore = score;
     }
   }
-  const order = Array.from(ranks.keys()).sort((a, b) => scores[b] - scores[a] || ranks[a] - ranks[b]);
-  const sortedRanks = Int32Array.from(order, (i) => ranks[i]);
-  const sortedScores = Int32Array.from(order, (i) => scores[i]);
-  return { ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, order.length) };
+  // Counting sort by score, descending; candidates come in rank order, so ties stay newest first.
+  const starts = new Int32Array(maxScore + 2);
+  for (let i = 0; i < found; i++) starts[maxScore - scores[i] + 1]++;
+  for (let s = 1; s < starts.length; s++) starts[s] += starts[s - 1];
+  const sortedRanks = new Int32Array(found);
+  const sortedScores = new Int32Array(found);
+  for (let i = 0; i < found; i++) {
+    const at = starts[maxScore - scores[i]]++;
+    sortedRanks[at] = ranks[i];
+    sortedScores[at] = scores[i];
+  }
+  return { ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, found) };
 }
 
 /** One page of results as ranks (callers assemble the reviews, e.g. from the bytes of reviews.json). */

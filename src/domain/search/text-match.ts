@@ -14,10 +14,20 @@ export function foldText(s: string): string {
   return lower.normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
 }
 
-/** Non-overlapping occurrences of `needle` in `haystack` (both UTF-8 bytes of folded text). */
-export function countOccurrences(haystack: Buffer, needle: Buffer): number {
-  if (needle.length === 0) return 0; // an empty needle would match at every position, forever
+/**
+ * Non-overlapping occurrences of `needle` in hay[start, end) (UTF-8 bytes of folded text, so a match is
+ * always whole characters). A plain loop: fields are short, and a native indexOf per match costs more.
+ */
+export function countOccurrences(hay: Uint8Array, start: number, end: number, needle: Uint8Array): number {
+  const m = needle.length;
+  if (m === 0) return 0; // an empty needle would match at every position
+  const first = needle[0];
   let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
+  outer: for (let i = start, last = end - m; i <= last; i++) {
+    if (hay[i] !== first) continue;
+    for (let j = 1; j < m; j++) if (hay[i + j] !== needle[j]) continue outer;
+    n++;
+    i += m - 1;
+  }
   return n;
 }
