@@ -18,11 +18,28 @@ export function intersect(a: Postings, b: Postings): number[] {
   return out;
 }
 
-export function union(lists: readonly Postings[]): number[] {
-  const all: number[] = [];
-  for (const l of lists) for (const x of l) all.push(x);
-  all.sort((x, y) => x - y);
-  return all.filter((x, i) => i === 0 || all[i - 1] !== x);
+/** The union of ascending lists, ascending and without repeats (pairwise merges, no sort). */
+export function union(lists: readonly Postings[]): Postings {
+  let acc: Postings = lists[0] ?? [];
+  for (let k = 1; k < lists.length; k++) {
+    const a = acc;
+    const b = lists[k];
+    const out = new Int32Array(a.length + b.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    while (i < a.length || j < b.length) {
+      let x: number;
+      if (j >= b.length || (i < a.length && a[i] < b[j])) x = a[i++];
+      else if (i < a.length && a[i] === b[j]) {
+        x = a[i++];
+        j++;
+      } else x = b[j++];
+      if (n === 0 || out[n - 1] !== x) out[n++] = x;
+    }
+    acc = out.subarray(0, n);
+  }
+  return acc;
 }
 
 /** First index whose value is >= x. */
