@@ -14,7 +14,9 @@ import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpe
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
+import { incrementalBench } from "./incremental.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
+import { reloadBench } from "./reload.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const WORK = join(ROOT, "bench/.work");
@@ -40,12 +42,6 @@ function node(args: string[], env: Record<string, string> = {}): string {
     encoding: "utf8",
     maxBuffer: 1 << 26,
   });
-}
-
-function rssMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = spawnSync("cat", [`/proc/${pid}/status`], { encoding: "utf8" }).stdout;
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 function freePort(): Promise<number> {
@@ -77,9 +73,14 @@ async function measure(
 }
 
 // 1. Content and build times -----------------------------------------------------------------------------
+const PHASES = ["read", "validate", "analyse", "insights", "astro", "search_index", "manifest_and_compression"];
+const phasesOf = (runs: Record<string, number>[]) =>
+  PHASES.map((p) => `${p} ${fmt(median(runs.map((t) => t[p] ?? Number.NaN)) / 1000)}`).join(", ");
+
 async function buildBench(): Promise<Map<number, string>> {
   const dists = new Map<number, string>();
   const rows: (string | number)[][] = [];
+  const rebuilds: (string | number)[][] = [];
   for (const n of SIZES) {
     const content = join(WORK, `content-${n}`);
     if (!existsSync(join(content, ".complete"))) {
@@ -90,10 +91,20 @@ async function buildBench(): Promise<Map<number, string>> {
     const dist = join(WORK, `dist-${n}`);
     const ours: Record<string, number>[] = [];
     const base: number[] = [];
+    const cache = join(WORK, `cache-${n}`);
+    const build = (distDir = dist) => {
+      const out = node(["scripts/build.ts", "--timings"], {
+        CONTENT_DIR: content,
+        DIST_DIR: distDir,
+        BASE_URL: BASE,
+        BUILD_CACHE_DIR: cache,
+      });
+      return JSON.parse(out.trim().split("\n").at(-1) as string).timings as Record<string, number>;
+    };
     for (let i = 0; i < RUNS; i++) {
       log(`build ${n} run ${i + 1}`);
-      const out = node(["scripts/build.ts", "--timings"], { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: BASE });
-      ours.push(JSON.parse(out.trim().split("\n").at(-1) as string).timings);
+      await rm(cache, { recursive: true, force: true }); // a full build: nothing cached
+      ours.push(build());
       const b = node(["bench/baseline-build.ts", content, join(WORK, `baseline-dist-${n}`)]);
       base.push(JSON.parse(b.trim()).total);
     }
@@ -101,9 +112,7 @@ async function buildBench(): Promise<Map<number, string>> {
     const insights = median(ours.map((t) => t.insights));
     const withoutInsights = median(ours.map((t) => t.total - t.insights));
     const baseline = median(base);
-    const phases = ["read", "validate", "analyse", "insights", "astro", "manifest_and_compression"]
-      .map((p) => `${p} ${fmt(median(ours.map((t) => t[p])) / 1000)}`)
-      .join(", ");
+    const phases = phasesOf(ours);
     rows.push([
       n,
       fmt(total / 1000),
@@ -113,6 +122,16 @@ async function buildBench(): Promise<Map<number, string>> {
       `${fmt(withoutInsights / baseline, 2)}x`,
       phases,
     ]);
+    log(`rebuild ${n} after one changed review`);
+    const re = await incrementalBench(content, () => build(`${dist}-next`));
+    rebuilds.push([
+      n,
+      fmt(re.totalMs / 1000),
+      re.analysed,
+      re.fromCache,
+      fmt(total / re.totalMs, 1),
+      phasesOf([re.timings]),
+    ]);
     dists.set(n, dist);
   }
   report.push(
@@ -121,6 +140,13 @@ async function buildBench(): Promise<Map<number, string>> {
     "Baseline: `bench/baseline-build.ts` reads the same files and writes reviews.json and feed.json with plain JSON.stringify. Ratio = our build without the insights phase / baseline.",
     "",
     table(["reviews", "build", "build without insights", "insights alone", "baseline", "ratio", "phases (s)"], rows),
+    "",
+    "## Rebuild after one changed review (incremental cache warm from the full build)",
+    "",
+    table(
+      ["reviews", "rebuild s", "reviews analysed", "from the cache", "full build / rebuild", "phases (s)"],
+      rebuilds,
+    ),
     "",
   );
   return dists;
@@ -333,54 +359,41 @@ http { access_log off; sendfile on; etag on; types { application/json json; }
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-// 3. Memory, start and hot reload per size ------------------------------------------------------------------
+// 3. Memory, start and hot reload per size (bench/reload.ts) -------------------------------------------------
 async function processBench(dists: Map<number, string>) {
   const rows: (string | number)[][] = [];
   for (const [n, dist] of dists) {
-    const size = (await readFile(join(dist, "reviews.json"))).length / 1e6;
-    const t0 = Date.now();
-    const sidecar = await startSidecarProcess({
-      DIST_DIR: dist,
-      DATA_DIR: join(WORK, `data-${n}`),
-      BASE_URL: BASE,
-      LOG_LEVEL: "info",
-    });
-    const startMs = Date.now() - t0;
-    try {
-      for (const q of ["", "rating=5", "query=great", "mentions_technician=tess-nguyen"])
-        await (await fetch(`${sidecar.url}/api/reviews/search?${q}`)).arrayBuffer();
-      await (await fetch(`${sidecar.url}/reviews.json`)).arrayBuffer();
-      const rss = rssMb(sidecar.child.pid);
-      const manifestPath = join(dist, ".build-manifest.json");
-      const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-      const original = manifest.build_id;
-      manifest.build_id = `${original.slice(0, 24)}bench000`;
-      const written = Date.now();
-      await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
-      const switched = await until("hot reload", () => sidecar.logs.find((l) => l.event === "build.switched"), 120_000);
-      const reloadMs = Number(switched.time) - written;
-      manifest.build_id = original;
-      await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-      const rssAfter = rssMb(sidecar.child.pid);
-      rows.push([n, fmt(size, 1), fmt(rss, 0), `${fmt(rss / size, 1)}x`, fmt(rssAfter, 0), startMs, reloadMs]);
-    } finally {
-      await sidecar.stop();
-    }
+    log(`start and reload under load at ${n}`);
+    const r = await reloadBench(dist, `${dist}-next`, join(WORK, `reload-${n}`), BASE);
+    const x = (mb: number) => `${fmt(mb, 0)} (${fmt(mb / r.reviewsJsonMb, 1)}x)`;
+    rows.push([
+      n,
+      fmt(r.reviewsJsonMb, 1),
+      r.startMs,
+      x(r.rssMb),
+      r.switchMs,
+      `${fmt(r.stallMaxMs)} (${fmt(r.idleStallMaxMs)})`,
+      `${fmt(r.probeP99Ms)} (${fmt(r.idleProbeP99Ms)}) / ${fmt(r.probeMaxMs)}, ${r.probes}`,
+      x(r.rssPeakMb),
+      x(r.rssAfterMb),
+    ]);
   }
   report.push(
-    "## Sidecar memory, start and hot reload",
+    "## Sidecar memory, start and hot reload under load",
     "",
-    "RSS after a few searches and one GET /reviews.json; start = spawn to listening (load, verify, parse, index); hot reload = manifest replaced to `build.switched` logged (includes the 250 ms poll).",
+    "Start = spawn to listening (load and verify every file, open the search index). RSS after a few searches and one GET /reviews.json. Hot reload = another build (one review changed) renamed into place to `build.switched` logged (includes the 250 ms poll) while a probe sends searches one after another; the figures in brackets are the same probes for as long without a reload (what the shared machine alone costs); stall = longest event-loop delay inside the sidecar during the reload (`monitorEventLoopDelay`, preloaded by `bench/lib/loop-monitor.ts`); RSS peak sampled after each probe.",
     "",
     table(
       [
         "reviews",
         "reviews.json MB",
-        "RSS MB",
-        "RSS / reviews.json",
-        "RSS after a reload MB",
         "start ms",
+        "RSS MB (x json)",
         "hot reload ms",
+        "longest stall ms (without reload)",
+        "probe p99 (without reload) / max ms, probes",
+        "RSS peak during reload",
+        "RSS after reload",
       ],
       rows,
     ),

@@ -1,10 +1,12 @@
-// npm start: builds when DIST_DIR is missing, built for another BASE_URL or older than CONTENT_DIR, then serves.
+// npm start: builds when DIST_DIR is missing, built for another BASE_URL or index version, or older than
+// CONTENT_DIR, then serves.
 import { spawn } from "node:child_process";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config.ts";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
+import { INDEX_FILE, INDEX_VERSION, indexVersionOf } from "../src/domain/search/index-format.ts";
 import { watchContent } from "./content-watcher.ts";
 import { createLogger } from "./logger.ts";
 import { main } from "./server.ts";
@@ -24,10 +26,17 @@ type Dirs = { CONTENT_DIR: string; DIST_DIR: string; BASE_URL: string };
 async function unusableBuild(config: Dirs): Promise<string | undefined> {
   try {
     const manifest = JSON.parse(await readFile(join(config.DIST_DIR, MANIFEST_FILE), "utf8")) as { base_url?: string };
-    return manifest.base_url === config.BASE_URL ? undefined : `the build is for ${manifest.base_url}`;
+    if (manifest.base_url !== config.BASE_URL) return `the build is for ${manifest.base_url}`;
   } catch {
     return "no build yet";
   }
+  // The sidecar refuses an index of another version, so such a build is rebuilt rather than served.
+  const head = Buffer.alloc(8);
+  await open(join(config.DIST_DIR, INDEX_FILE))
+    .then((f) => f.read(head, 0, 8, 0).finally(() => f.close()))
+    .catch(() => undefined);
+  if (indexVersionOf(head) !== INDEX_VERSION) return "the build's search index is of another version";
+  return undefined;
 }
 
 export async function needsBuild(config: Dirs): Promise<string | undefined> {

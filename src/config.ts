@@ -21,6 +21,7 @@ export const ConfigSchema = z
     CONTENT_DIR: z.string().min(1).default("content"),
     DIST_DIR: z.string().min(1).default("dist"),
     DATA_DIR: z.string().min(1).default(".data"),
+    BUILD_CACHE_DIR: z.string().min(1).default(".build-cache"),
     HUB_CALLBACK_ALLOWLIST: z.string().default("").transform(csv),
     HUB_LEASE_DEFAULT_SECONDS: positiveInt.default(864000),
     HUB_LEASE_MIN_SECONDS: positiveInt.default(300),

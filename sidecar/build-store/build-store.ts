@@ -3,6 +3,7 @@ import { type StatWatcher, unwatchFile, watchFile } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
+import { IndexFormatError } from "../../src/domain/search/index-format.ts";
 import type { Logger } from "../logger.ts";
 import { BuildMismatchError, IncompleteBuildError, loadSnapshot, type Snapshot } from "./snapshot.ts";
 
@@ -50,7 +51,7 @@ export async function createBuildStore(opts: {
     try {
       next = await loadWithRetry(opts.distDir, opts.baseUrl);
     } catch (e) {
-      const level = e instanceof BuildMismatchError ? "error" : "warn";
+      const level = e instanceof BuildMismatchError || e instanceof IndexFormatError ? "error" : "warn";
       opts.logger[level]({ event: "build.reload_failed", err: (e as Error).message }, "kept the current build");
       return false;
     }

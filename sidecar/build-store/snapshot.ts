@@ -1,15 +1,17 @@
-// One loaded build: every file's bytes (and precompressed variants) plus the parsed dataset and its indexes.
-// Immutable once loaded, so a request that holds a snapshot never sees a mix of two builds.
-import { readFile } from "node:fs/promises";
+// One loaded build: every file's bytes (and precompressed variants) plus the search index over reviews.json.
+// Immutable once loaded, so a request that holds a snapshot never sees a mix of two builds. Loading never
+// parses reviews.json into objects: the index's typed-array columns are used in place over the file's bytes.
+import { createHash } from "node:crypto";
+import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { sha256Hex } from "../../src/domain/hash.ts";
 import {
   type BuildManifest,
   MANIFEST_FILE,
   BuildManifest as ManifestSchema,
 } from "../../src/domain/schemas/manifest.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { buildReviewIndex, type ReviewIndex } from "../../src/domain/search/review-index.ts";
+import { INDEX_FILE } from "../../src/domain/search/index-format.ts";
+import { openReviewIndex, type ReviewIndex } from "../../src/domain/search/review-index.ts";
 
 export interface FileVariant {
   bytes: Buffer;
@@ -27,7 +29,8 @@ export interface ServedFile {
 export interface Snapshot {
   manifest: BuildManifest;
   files: ReadonlyMap<string, ServedFile>;
-  dataset: ReviewsDataset;
+  /** The business and its aggregate rating (the reviews are in `index`). */
+  dataset: Pick<ReviewsDataset, "business" | "aggregate_rating">;
   index: ReviewIndex;
   /** Newest `updated` of the dataset as an HTTP date, or undefined for an empty dataset. */
   lastModified: string | undefined;
@@ -35,26 +38,6 @@ export interface Snapshot {
   json(urlPath: string): unknown;
   /** The exact bytes of the review at `rank` inside reviews.json (what JSON.stringify of it gives). */
   reviewBytes(rank: number): Buffer;
-}
-
-/**
- * Locates every review inside the raw reviews.json, so responses can be assembled from byte slices instead of
- * serialising the same objects on every request. reviews.json is JSON.stringify({business, aggregate_rating,
- * reviews}), so each review's text there is JSON.stringify(review); the first and last are checked.
- */
-function reviewSlices(raw: Buffer, reviews: readonly unknown[]): (rank: number) => Buffer {
-  const marker = Buffer.from('"reviews":[');
-  let at = raw.lastIndexOf(marker) + marker.length;
-  const offsets = new Float64Array(reviews.length + 1);
-  for (let i = 0; i < reviews.length; i++) {
-    offsets[i] = at;
-    at += Buffer.byteLength(JSON.stringify(reviews[i])) + 1;
-  }
-  offsets[reviews.length] = at;
-  const slice = (rank: number) => raw.subarray(offsets[rank], offsets[rank + 1] - 1);
-  const exact = (rank: number) => slice(rank).equals(Buffer.from(JSON.stringify(reviews[rank])));
-  if (reviews.length === 0 || (exact(0) && exact(reviews.length - 1))) return slice;
-  return (rank) => Buffer.from(JSON.stringify(reviews[rank]));
 }
 
 export class BuildMismatchError extends Error {
@@ -68,12 +51,30 @@ export class BuildMismatchError extends Error {
 
 export class IncompleteBuildError extends Error {}
 
-async function readVerified(distDir: string, file: string, sha256: string): Promise<FileVariant> {
-  const bytes = await readFile(join(distDir, file));
-  const actual = sha256Hex(bytes);
-  // A mismatch means another build swapped in while we were reading: the caller retries.
-  if (actual !== sha256) throw new IncompleteBuildError(`${file} changed while loading the build`);
-  return { bytes, sha256 };
+/** Read and hashed in slices, awaiting between them, so loading a large build never stalls the event loop. */
+const CHUNK = 1 << 20;
+
+async function readVerified(distDir: string, file: string, sha256: string, size: number): Promise<FileVariant> {
+  const handle = await open(join(distDir, file), "r");
+  try {
+    // Its own 8-aligned memory (not the shared pool), so typed-array views over it need no copy.
+    const bytes = Buffer.allocUnsafeSlow(size);
+    const hash = createHash("sha256");
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(CHUNK, size - at), at);
+      if (bytesRead === 0) break;
+      hash.update(bytes.subarray(at, at + bytesRead));
+      at += bytesRead;
+    }
+    const extra = await handle.read(Buffer.alloc(1), 0, 1, at);
+    // A mismatch means another build swapped in while we were reading: the caller retries.
+    if (at !== size || extra.bytesRead !== 0 || hash.digest("hex") !== sha256)
+      throw new IncompleteBuildError(`${file} changed while loading the build`);
+    return { bytes, sha256 };
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Snapshot> {
@@ -84,24 +85,25 @@ export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Sn
     const served: ServedFile = {
       urlPath,
       type: entry.type,
-      identity: await readVerified(distDir, entry.file, entry.sha256),
+      identity: await readVerified(distDir, entry.file, entry.sha256, entry.size),
     };
-    if (entry.encodings.br) served.br = await readVerified(distDir, entry.encodings.br.file, entry.encodings.br.sha256);
-    if (entry.encodings.gzip)
-      served.gzip = await readVerified(distDir, entry.encodings.gzip.file, entry.encodings.gzip.sha256);
+    const { br, gzip } = entry.encodings;
+    if (br) served.br = await readVerified(distDir, br.file, br.sha256, br.size);
+    if (gzip) served.gzip = await readVerified(distDir, gzip.file, gzip.sha256, gzip.size);
     files.set(urlPath, served);
   }
   const reviewsFile = files.get("/reviews.json");
-  if (!reviewsFile) throw new Error(`${distDir} has no reviews.json: is it a build of this project?`);
-  const dataset = JSON.parse(reviewsFile.identity.bytes.toString("utf8")) as ReviewsDataset;
-  const parsed = new Map<string, unknown>([["/reviews.json", dataset]]);
-  const reviewBytes = reviewSlices(reviewsFile.identity.bytes, dataset.reviews);
+  const indexFile = files.get(`/${INDEX_FILE}`);
+  if (!reviewsFile || !indexFile)
+    throw new Error(`${distDir} has no reviews.json or ${INDEX_FILE}: is it a build of this version of the project?`);
+  const index = openReviewIndex(indexFile.identity.bytes, reviewsFile.identity.bytes);
+  const parsed = new Map<string, unknown>();
   return {
-    reviewBytes,
+    reviewBytes: index.reviewBytes,
     manifest,
     files,
-    dataset,
-    index: buildReviewIndex(dataset.business, dataset.reviews),
+    dataset: { business: index.business, aggregate_rating: index.aggregateRating },
+    index,
     lastModified: manifest.last_modified ? new Date(manifest.last_modified).toUTCString() : undefined,
     json(urlPath) {
       if (!parsed.has(urlPath)) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type RequestHandler, Router } from "express";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
-import type { PageData } from "../../src/domain/pages/page-data.ts";
+import { type PageData, pageDataFromIndex } from "../../src/domain/pages/page-data.ts";
 import { PAGE_PATHS } from "../../src/domain/pages/site-paths.ts";
 import type { Insights } from "../../src/domain/schemas/insights.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
@@ -19,12 +19,7 @@ const pageData = new WeakMap<Snapshot, PageData>();
 function pageDataOf(snapshot: Snapshot): PageData {
   let data = pageData.get(snapshot);
   if (!data) {
-    data = {
-      baseUrl: snapshot.manifest.base_url,
-      dataset: snapshot.dataset,
-      insights: snapshot.json("/insights.json") as Insights,
-      index: snapshot.index,
-    };
+    data = pageDataFromIndex(snapshot.manifest.base_url, snapshot.index, snapshot.json("/insights.json") as Insights);
     pageData.set(snapshot, data);
   }
   return data;

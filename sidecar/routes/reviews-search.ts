@@ -2,31 +2,34 @@ import type { RequestHandler } from "express";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
-import { searchReviews } from "../../src/domain/search/search-reviews.ts";
+import { type Ordered, searchPage } from "../../src/domain/search/search-reviews.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
+import { PerBuildCache } from "../build-store/per-build-cache.ts";
+import { reviewListBody } from "../build-store/review-list-body.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]}");
+/** Rank entries kept per build across every remembered filter set (a new page of one costs O(limit)). */
+const MATCHES_BUDGET = 2_000_000;
+/** Whole answers kept per build, by query string (a repeated search costs a lookup). */
+const BODY_BYTES = 16 << 20;
 
 export function reviewsSearch(store: BuildStore): RequestHandler {
+  const matches = new PerBuildCache<Ordered>(MATCHES_BUDGET, (o) => o.size);
+  const bodies = new PerBuildCache<Buffer>(BODY_BYTES, (b) => b.length);
   return (req, res) => {
-    const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
-    if (!params.ok) throw new ValidationError(params.issues);
     const snapshot = store.current();
-    const outcome = searchReviews(snapshot.index, params.value);
-    if (!outcome.ok) throw new ValidationError(outcome.issues);
-    const { reviews: _objects, ...envelope } = outcome.result;
-    // The envelope is small; the reviews are copied as bytes from reviews.json (same JSON, no re-serialising).
-    const head = JSON.stringify(envelope).slice(0, -1);
-    const parts: Buffer[] = [Buffer.from(`${head},"reviews":[`)];
-    for (const [i, rank] of outcome.ranks.entries()) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(snapshot.reviewBytes(rank));
+    const url = req.originalUrl;
+    const answers = bodies.of(snapshot);
+    let body = answers.get(url);
+    if (!body) {
+      const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
+      if (!params.ok) throw new ValidationError(params.issues);
+      const page = searchPage(snapshot.index, params.value, matches.of(snapshot));
+      if (!page.ok) throw new ValidationError(page.issues);
+      body = reviewListBody(snapshot, page.envelope, page.ranks);
+      answers.set(url, body);
     }
-    parts.push(CLOSE);
-    const body = Buffer.concat(parts);
     res.setHeader("Cache-Control", CACHE_API);
     sendBytes(req, res, JSON_MEDIA_TYPE, body);
   };

@@ -9,6 +9,7 @@ import { outputPaths, recoverOutput } from "./output-folder.ts";
 import { computeSite, handOver } from "./site-data.ts";
 import { writeStaticHostFiles } from "./static-host-files.ts";
 import { writeManifest } from "./write-manifest.ts";
+import { writeSearchIndex } from "./write-search-index.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -22,7 +23,9 @@ export interface BuildResult {
 /** The build could not write its output; the previous output (if any) is untouched. */
 export class OutputFolderError extends Error {}
 
-type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> & Partial<Pick<Config, "BUILD_TEST_FAULT">>;
+type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> &
+  Partial<Pick<Config, "BUILD_TEST_FAULT">> &
+  Partial<Pick<Config, "BUILD_CACHE_DIR" | "PII_POLICY">>;
 
 export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   const notices = await recoverOutput(config.DIST_DIR);
@@ -43,6 +46,9 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     let t0 = performance.now();
     await build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" });
     site.timings.astro = Math.round(performance.now() - t0);
+    t0 = performance.now();
+    await writeSearchIndex(tmp, site.dataset);
+    site.timings.search_index = Math.round(performance.now() - t0);
     t0 = performance.now();
     const manifest = await writeManifest(tmp, {
       baseUrl: config.BASE_URL,

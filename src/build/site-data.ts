@@ -6,10 +6,12 @@ import { buildInsights } from "../domain/insights/build-insights.ts";
 import { parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
 import { describeFindings } from "../domain/pii/guard-reviews.ts";
-import { publishDataset } from "../domain/publish-reviews.ts";
+import { DEFAULT_PII_POLICY } from "../domain/pii/policy.ts";
+import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { validateContent } from "../domain/validate-content.ts";
+import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { misplacedWarning, readContent } from "./read-content.ts";
 
 export interface SiteData {
@@ -26,7 +28,7 @@ export interface SiteData {
 }
 
 export async function computeSite(
-  config: Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY">>,
+  config: Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY" | "BUILD_CACHE_DIR">>,
 ): Promise<SiteData> {
   const timings: Record<string, number> = {};
   const timed = async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
@@ -39,10 +41,18 @@ export async function computeSite(
   const today = new Date().toISOString().slice(0, 10);
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews, { today }));
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  const published = await timed("analyse", () => publishDataset(content, config.PII_POLICY));
+  // Contact details are handled before anything is analysed or cached, so no output (and no cache entry) can
+  // hold the customer's original words.
+  const policy = config.PII_POLICY ?? DEFAULT_PII_POLICY;
+  const guarded = await timed("guard", () => guardContent(content, policy));
+  const analysis = await timed("analyse", () =>
+    analyseWithCache(guarded.content, raw.reviews, config.BUILD_CACHE_DIR, policy),
+  );
+  Object.assign(timings, { reviews_analysed: analysis.analysed, reviews_from_cache: analysis.cached });
+  const published = await timed("publish", () => publishDataset(guarded.content, { publish: analysis.publish }));
   const warnings = [
     ...raw.misplaced.map(misplacedWarning),
-    ...(config.PII_POLICY === "off" ? [] : describeFindings(published.contactDetails)),
+    ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;
   const baseUrl = config.BASE_URL;

@@ -42,9 +42,14 @@ export async function writeManifest(
     const type = mediaTypeOf(urlPath, file);
     const entry: ManifestEntry = { file, type, sha256: sha256Hex(bytes), size: bytes.length, encodings: {} };
     if (isCompressible(type) && bytes.length >= 256) {
+      // Both at once: zlib runs them on libuv's thread pool, one core each.
+      const [brBytes, gzBytes] = await Promise.all([
+        br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length) } }),
+        gz(bytes, { level: 9 }),
+      ]);
       const variants = [
-        ["br", await br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length) } })],
-        ["gzip", await gz(bytes, { level: 9 })],
+        ["br", brBytes],
+        ["gzip", gzBytes],
       ] as const;
       for (const [name, data] of variants) {
         const variantFile = `${file}.${name === "gzip" ? "gz" : "br"}`;

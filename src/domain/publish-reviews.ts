@@ -79,14 +79,35 @@ export interface PublishedContent {
   contactDetails: ContactFinding[];
 }
 
-/** Every output is made from these records, so redacting here covers datasets, feeds, pages, search and MCP. */
-export function publishDataset(content: ValidContent, piiPolicy: PiiPolicy = DEFAULT_PII_POLICY): PublishedContent {
-  const publish = createReviewPublisher(content.business);
+export type PublishReview = ReturnType<typeof createReviewPublisher>;
+
+/**
+ * The verified reviews (the only ones ever published) with customers' contact details handled by `policy`:
+ * redacted, refused (a ContentError naming the files) or left (`off`). Runs before any analysis or caching.
+ */
+export function guardContent(
+  content: ValidContent,
+  policy: PiiPolicy = DEFAULT_PII_POLICY,
+): { content: ValidContent; findings: ContactFinding[] } {
+  const verified = content.reviews.filter((r) => r.content.verified);
+  const guarded = guardContactDetails(verified, content.business, policy);
+  return { content: { ...content, reviews: guarded.reviews }, findings: guarded.findings };
+}
+
+/**
+ * Every output is made from these records, so redacting here covers datasets, feeds, pages, search and MCP.
+ * `publish` may answer from a cache of earlier results (the build's incremental cache, filled from content that
+ * was guarded the same way); it must be equivalent. Guarding content that is already guarded changes nothing.
+ */
+export function publishDataset(
+  content: ValidContent,
+  options: { publish?: PublishReview; piiPolicy?: PiiPolicy } = {},
+): PublishedContent {
+  const publish = options.publish ?? createReviewPublisher(content.business);
   const namedInText = new Map<string, Mentions>();
   const reviewLabels = new Map<string, ReviewLabel>();
-  const verified = content.reviews.filter((r) => r.content.verified);
-  const guarded = guardContactDetails(verified, content.business, piiPolicy);
-  const reviews = guarded.reviews
+  const guarded = guardContent(content, options.piiPolicy);
+  const reviews = guarded.content.reviews
     .map((r) => {
       const { record, named, label } = publish(r.id, r.content);
       namedInText.set(r.id, named);

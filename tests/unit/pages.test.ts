@@ -6,7 +6,7 @@ import { renderAtomFeed } from "../../src/domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../../src/domain/feeds/json-feed.ts";
 import { renderLlmsTxt, renderRobots } from "../../src/domain/pages/crawler-files.ts";
 import { entityIndex, entityPage, reviewsMentioning } from "../../src/domain/pages/entity-page.ts";
-import type { PageData } from "../../src/domain/pages/page-data.ts";
+import { type PageData, pageDataFromDataset } from "../../src/domain/pages/page-data.ts";
 import { reviewDescription, reviewJsonLd } from "../../src/domain/pages/review-page.ts";
 import {
   ENTITY_KINDS,
@@ -20,16 +20,19 @@ import {
 } from "../../src/domain/pages/site-paths.ts";
 import { renderSitemaps, sitemapUrls } from "../../src/domain/pages/sitemap.ts";
 import { latestUpdate } from "../../src/domain/publish-reviews.ts";
+import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { SAMPLE_CONTENT } from "../helpers/paths.ts";
 
 const BASE = "https://reviews.example";
 let data: PageData;
+let reviews: ReviewRecord[];
 
 before(async () => {
   const site = await computeSite({ CONTENT_DIR: SAMPLE_CONTENT, BASE_URL: BASE });
   const index = buildReviewIndex(site.dataset.business, site.dataset.reviews);
-  data = { baseUrl: BASE, dataset: site.dataset, insights: site.insights, index };
+  data = pageDataFromDataset(BASE, site.dataset, site.insights, () => index);
+  reviews = site.dataset.reviews;
 });
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
@@ -50,10 +53,10 @@ test("sitemap: every review exactly once with its updated as lastmod, every enti
   const xml = files.get(PAGE_PATHS.sitemap) ?? "";
   const all = locs(xml);
   assert.equal(new Set(all).size, all.length, "no URL twice");
-  for (const r of data.dataset.reviews) {
+  for (const r of reviews) {
     assert.ok(xml.includes(`<loc>${BASE}${reviewPath(r.id)}</loc><lastmod>${r.updated}</lastmod>`), r.id);
   }
-  const pages = reviewsPageCount(data.dataset.reviews.length);
+  const pages = reviewsPageCount(reviews.length);
   assert.ok(pages > 1, "the sample has more than one page of reviews");
   for (let p = 1; p <= pages; p++) assert.ok(all.includes(`${BASE}${reviewsPagePath(p)}`), `list page ${p}`);
   for (const kind of Object.keys(ENTITY_KINDS) as EntityKind[]) {
@@ -113,7 +116,7 @@ test("entity pages count exactly the reviews that mention the entity; unknown id
   for (const kind of Object.keys(ENTITY_KINDS) as EntityKind[]) {
     const field = ENTITY_KINDS[kind].field;
     for (const e of entityIndex(data, kind)) {
-      const expected = data.dataset.reviews.filter((r) => r.mentions[field].includes(e.id));
+      const expected = reviews.filter((r) => r.mentions[field].includes(e.id));
       assert.deepEqual(
         reviewsMentioning(data, kind, e.id).map((r) => r.id),
         expected.map((r) => r.id),
@@ -136,7 +139,7 @@ test("entity pages count exactly the reviews that mention the entity; unknown id
 });
 
 test("review JSON-LD: a Review of the business with its rating and permalink; description within 160 chars", () => {
-  const r = data.dataset.reviews.find((x) => x.response) ?? data.dataset.reviews[0];
+  const r = reviews.find((x) => x.response) ?? reviews[0];
   const ld = reviewJsonLd(r, data.dataset.business, BASE);
   assert.equal(ld["@type"], "Review");
   assert.equal(ld.url, `${BASE}${reviewPath(r.id)}`);
@@ -158,10 +161,10 @@ test("published updated is the latest of the review's own and its owner response
 });
 
 test("feeds: items link to the permalink; Atom has one alternate, the JSON Feed as related, xml:lang per entry", () => {
-  const reviews = data.dataset.reviews.map((r, i) => (i === 1 ? { ...r, language: "es" } : r));
-  const dataset = { ...data.dataset, reviews };
+  const mixed = reviews.map((r, i) => (i === 1 ? { ...r, language: "es" } : r));
+  const dataset = { ...data.dataset, reviews: mixed };
   const json = renderJsonFeed(dataset, BASE);
-  for (const [i, item] of json.items.entries()) assert.equal(item.url, `${BASE}${reviewPath(reviews[i].id)}`);
+  for (const [i, item] of json.items.entries()) assert.equal(item.url, `${BASE}${reviewPath(mixed[i].id)}`);
   const atom = renderAtomFeed(dataset, BASE);
   const feedHead = atom.slice(0, atom.indexOf("<entry"));
   assert.equal(feedHead.match(/rel="alternate"/g)?.length, 1);

@@ -9,5 +9,5 @@ export const getReviewsSinceTool = defineTool({
     "Returns every verified review dated on or after `date` (YYYY-MM-DD), oldest first: the same as GET /api/reviews/since/{date}. Use it to catch up on what changed since a known day.",
   input: SinceParams,
   output: SinceResult,
-  run: (snapshot, { date }) => ({ ok: true, value: reviewsSince(snapshot.index.oldestFirst, date) }),
+  run: (snapshot, { date }) => ({ ok: true, value: reviewsSince(snapshot.index, date) }),
 });

@@ -18,7 +18,7 @@ export function renderRobots(baseUrl: string): string {
   ].join("\n");
 }
 
-export function renderLlmsTxt(dataset: ReviewsDataset, baseUrl: string): string {
+export function renderLlmsTxt(dataset: Pick<ReviewsDataset, "business" | "aggregate_rating">, baseUrl: string): string {
   const { business: b, aggregate_rating: agg } = dataset;
   const urls = feedUrls(baseUrl);
   const u = (path: string) => `${baseUrl}${path}`;

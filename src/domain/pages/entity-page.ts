@@ -28,35 +28,56 @@ const average = (rs: readonly ReviewRecord[]) =>
 
 const quarterOf = (date: string) => `${date.slice(0, 4)}-Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`;
 
+type Totals = { count: number; sum: number; lastmod: string; ranks: number[] };
+
+/**
+ * Per entity of each kind: count, rating sum, newest `updated` and the ranks of the reviews that mention it
+ * (named in the text or tagged). One pass over the reviews, kept per build's page data.
+ */
+const totalsOf = new WeakMap<object, Record<EntityKind, Map<string, Totals>>>();
+function entityTotals(data: Pick<PageData, "allReviews">): Record<EntityKind, Map<string, Totals>> {
+  let totals = totalsOf.get(data);
+  if (totals) return totals;
+  totals = { technicians: new Map(), services: new Map(), areas: new Map() };
+  let rank = 0;
+  for (const r of data.allReviews()) {
+    for (const kind of Object.keys(ENTITY_KINDS) as EntityKind[]) {
+      for (const id of r.mentions[ENTITY_KINDS[kind].field]) {
+        const t = totals[kind].get(id);
+        if (!t) totals[kind].set(id, { count: 1, sum: r.rating, lastmod: r.updated, ranks: [rank] });
+        else {
+          t.count++;
+          t.sum += r.rating;
+          t.ranks.push(rank);
+          if (r.updated > t.lastmod) t.lastmod = r.updated;
+        }
+      }
+    }
+    rank++;
+  }
+  totalsOf.set(data, totals);
+  return totals;
+}
+
 /** The reviews that mention an entity (named in the text or tagged), newest first. */
 export function reviewsMentioning(data: PageData, kind: EntityKind, id: string): ReviewRecord[] {
   const { index } = data;
-  const postings =
-    kind === "technicians" ? index.technicians.get(id) : kind === "services" ? index.services.get(id) : undefined;
-  if (postings) return Array.from(postings, (rank) => index.reviews[rank]);
-  const field = ENTITY_KINDS[kind].field;
-  return index.reviews.filter((r) => r.mentions[field].includes(id));
+  const ranks =
+    kind === "technicians"
+      ? index.technician(id)
+      : kind === "services"
+        ? index.service(id)
+        : (entityTotals(data)[kind].get(id)?.ranks ?? []);
+  return Array.from(ranks, (rank) => index.review(rank));
 }
 
 /** Every entity of a kind in catalogue order, with its review count, average rating and newest `updated`. */
 export function entityIndex(
-  data: Pick<PageData, "dataset">,
+  data: Pick<PageData, "dataset" | "allReviews">,
   kind: EntityKind,
 ): (EntitySummary & { lastmod?: string })[] {
-  const field = ENTITY_KINDS[kind].field;
-  const totals = new Map<string, { count: number; sum: number; lastmod: string }>();
-  for (const r of data.dataset.reviews) {
-    for (const id of r.mentions[field]) {
-      const t = totals.get(id);
-      if (!t) totals.set(id, { count: 1, sum: r.rating, lastmod: r.updated });
-      else {
-        t.count++;
-        t.sum += r.rating;
-        if (r.updated > t.lastmod) t.lastmod = r.updated;
-      }
-    }
-  }
-  return data.dataset.business[field].map((e) => {
+  const totals = entityTotals(data)[kind];
+  return data.dataset.business[ENTITY_KINDS[kind].field].map((e) => {
     const t = totals.get(e.id);
     return {
       kind,

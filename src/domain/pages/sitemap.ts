@@ -21,11 +21,12 @@ interface SitemapUrl {
 }
 
 /** Needs no search index: the build renders the sitemap without one. */
-export function sitemapUrls(data: Pick<PageData, "dataset">): SitemapUrl[] {
-  const { reviews } = data.dataset;
-  const newest = newestUpdated(reviews);
+export function sitemapUrls(data: Pick<PageData, "dataset" | "reviewCount" | "allReviews">): SitemapUrl[] {
+  const reviews = data.allReviews();
+  let newest: string | undefined;
+  for (const r of reviews) if (newest === undefined || r.updated > newest) newest = r.updated;
   const urls: SitemapUrl[] = [{ path: PAGE_PATHS.home, lastmod: newest }];
-  for (let page = 1; page <= reviewsPageCount(reviews.length); page++) {
+  for (let page = 1; page <= reviewsPageCount(data.reviewCount); page++) {
     urls.push({ path: reviewsPagePath(page), lastmod: newest });
   }
   for (const kind of Object.keys(ENTITY_KINDS) as EntityKind[]) {
@@ -51,7 +52,7 @@ const urlset = (baseUrl: string, urls: SitemapUrl[]) =>
 
 /** The files to publish, by URL path: /sitemap.xml alone, or an index at /sitemap.xml and its parts. */
 export function renderSitemaps(
-  data: Pick<PageData, "dataset" | "baseUrl">,
+  data: Pick<PageData, "dataset" | "baseUrl" | "reviewCount" | "allReviews">,
   maxUrls = SITEMAP_MAX_URLS,
 ): Map<string, string> {
   const urls = sitemapUrls(data);

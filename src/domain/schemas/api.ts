@@ -44,7 +44,9 @@ export const SearchParams = z
       .min(1)
       .max(QUERY_MAX_LENGTH)
       .optional()
-      .describe("Case-insensitive substring of the title or text (NFKC-normalised); results ordered by relevance"),
+      .describe(
+        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); results ordered by relevance",
+      ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, any case"),
     limit: decimal(

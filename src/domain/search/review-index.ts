@@ -1,99 +1,150 @@
-// In-memory indexes over one dataset, built once per loaded build. Ranks are positions in newest-first order,
-// so every posting list in ascending rank order is already in the default result order.
-import { compareOldest } from "../order.ts";
-import type { Business, ReviewRecord } from "../schemas/published.ts";
+// One build's reviews as the search sees them: typed-array columns of the index file over the exact bytes of
+// reviews.json. Opening it parses only the small header, the business and the aggregate rating; a review
+// becomes an object only when a caller asks for that one review.
+import { aggregateRating } from "../aggregate.ts";
+import type { AggregateRating, Business, ReviewRecord } from "../schemas/published.ts";
 import { catalogLookup } from "../validate-content.ts";
-import { foldText } from "./text-match.ts";
+import { decodeIndexFile, IndexFormatError } from "./index-format.ts";
+import { encodeReviewIndex } from "./index-writer.ts";
+import type { Bitmap } from "./sorted-sets.ts";
+import { countOccurrences } from "./text-match.ts";
 
 export interface ReviewIndex {
-  /** Newest first (the dataset's own order). */
-  readonly reviews: readonly ReviewRecord[];
-  readonly byId: ReadonlyMap<string, ReviewRecord>;
-  /** Oldest first, for the since endpoint. */
-  readonly oldestFirst: readonly ReviewRecord[];
-  readonly folded: readonly { title: string; text: string }[];
-  readonly ratings: readonly Int32Array[];
-  readonly technicians: ReadonlyMap<string, Int32Array>;
-  readonly services: ReadonlyMap<string, Int32Array>;
-  /** Keyed by trigramKey(); postings ascending. */
-  readonly trigrams: ReadonlyMap<number, Int32Array>;
+  readonly count: number;
+  readonly business: Business;
+  readonly aggregateRating: AggregateRating;
+  /** Day number of each review's date, by rank (rank = position in newest-first order). */
+  readonly dates: Int32Array;
+  /** Ranks in oldest-first order (the since endpoint's order). */
+  readonly oldest: Int32Array;
+  /** For position i of `oldest`: the newest `updated` (epoch ms) among oldest[i..]. */
+  readonly sinceNewest: Float64Array;
+  /** The exact bytes of the review at `rank` inside reviews.json (JSON.stringify of the record). */
+  reviewBytes(rank: number): Buffer;
+  review(rank: number): ReviewRecord;
+  /** Rank of a review id, or -1. */
+  rankOf(id: string): number;
+  /** One review by id, as an object. */
+  readonly byId: { get(id: string): ReviewRecord | undefined };
+  ratings(rating: number): Int32Array;
+  technician(id: string): Int32Array;
+  service(id: string): Int32Array;
+  /** Ranks whose folded title or text contains the trigram: ascending ranks, or a bitmap when frequent. */
+  trigram(key: number): Int32Array | Bitmap;
+  /** 3 x hits in the folded title + hits in the folded text, for the folded query's UTF-8 bytes. */
+  relevance(rank: number, foldedQuery: Buffer): number;
   resolveTechnician(ref: string): string | undefined;
   resolveService(ref: string): string | undefined;
 }
 
-/** Three UTF-16 code units as one number, so indexing allocates no strings. */
-export function trigramKey(s: string, i: number): number {
-  return s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2);
-}
+const EMPTY = new Int32Array(0);
 
-/** Adds the trigram keys of `folded` to `into` (cleared by the caller). */
-export function addTrigrams(folded: string, into: Set<number>): Set<number> {
-  for (let i = 0; i + 3 <= folded.length; i++) into.add(trigramKey(folded, i));
-  return into;
-}
-
-function pushTo(map: Map<string, number[]>, key: string, rank: number) {
-  const list = map.get(key);
-  if (list) list.push(rank);
-  else map.set(key, [rank]);
-}
-
-function freeze(map: Map<string, number[]>): Map<string, Int32Array> {
-  return new Map([...map].map(([k, v]) => [k, Int32Array.from(v)]));
-}
-
-/** `reviews` must be newest first, as in reviews.json. */
-export function buildReviewIndex(business: Business, reviews: readonly ReviewRecord[]): ReviewIndex {
-  const ratings: number[][] = [[], [], [], [], [], []];
-  const technicians = new Map<string, number[]>();
-  const services = new Map<string, number[]>();
-  const folded: { title: string; text: string }[] = [];
-  const byId = new Map<string, ReviewRecord>();
-  reviews.forEach((r, rank) => {
-    byId.set(r.id, r);
-    ratings[r.rating].push(rank);
-    for (const t of r.mentions.technicians) pushTo(technicians, t, rank);
-    for (const s of r.mentions.services) pushTo(services, s, rank);
-    folded.push({ title: foldText(r.title ?? ""), text: foldText(r.text) });
-  });
-  // Two passes (count, then fill exact-size arrays): growing millions of JS arrays would multiply the peak memory.
-  const grams = new Set<number>();
-  const gramsOf = (rank: number) => {
-    grams.clear();
-    addTrigrams(folded[rank].title, grams);
-    return addTrigrams(folded[rank].text, grams);
+function keyed(ids: unknown, offsets: Uint32Array, data: Int32Array): (id: string) => Int32Array {
+  const pos = new Map((ids as string[]).map((id, i) => [id, i]));
+  return (id) => {
+    const k = pos.get(id);
+    return k === undefined ? EMPTY : data.subarray(offsets[k], offsets[k + 1]);
   };
-  const counts = new Map<number, number>();
-  for (let rank = 0; rank < reviews.length; rank++)
-    for (const g of gramsOf(rank)) counts.set(g, (counts.get(g) ?? 0) + 1);
-  const trigrams = new Map<number, Int32Array>();
-  const fill = new Map<number, number>();
-  for (const [g, n] of counts) {
-    trigrams.set(g, new Int32Array(n));
-    fill.set(g, 0);
-  }
-  for (let rank = 0; rank < reviews.length; rank++) {
-    for (const g of gramsOf(rank)) {
-      const at = fill.get(g) as number;
-      (trigrams.get(g) as Int32Array)[at] = rank;
-      fill.set(g, at + 1);
-    }
-  }
+}
+
+/** `indexBytes`: the index file; `reviewsJson`: the reviews.json it was written for. */
+export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): ReviewIndex {
+  const f = decodeIndexFile(indexBytes);
+  const meta = f.meta as {
+    review_count: number;
+    reviews_json_size: number;
+    business: [number, number];
+    aggregate_rating: [number, number];
+    technicians: string[];
+    services: string[];
+  };
+  if (meta.reviews_json_size !== reviewsJson.length)
+    throw new IndexFormatError("was written for another reviews.json (sizes differ): the build is inconsistent");
+  const parseRange = (r: [number, number]) => JSON.parse(reviewsJson.toString("utf8", r[0], r[1]));
+  const business = parseRange(meta.business) as Business;
+  const reviewOffsets = f.u32("reviewOffsets");
+  const idOffsets = f.u32("idOffsets");
+  const idBytes = Buffer.from(f.u8("idBytes").buffer, f.u8("idBytes").byteOffset, f.u8("idBytes").byteLength);
+  const byId = f.i32("byId");
+  const ratingOffsets = f.u32("ratingOffsets");
+  const ratingData = f.i32("ratingData");
+  const trigramKeys = f.f64("trigramKeys");
+  const trigramOffsets = f.u32("trigramOffsets");
+  const trigramCounts = f.u32("trigramCounts");
+  const trigramBitmap = f.u8("trigramBitmap");
+  const trigramData = f.i32("trigramData");
+  const foldedOffsets = f.u32("foldedOffsets");
+  const folded = f.u8("foldedBytes");
+  const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
   const techLookup = catalogLookup(business.technicians);
   const serviceIds = new Set(business.services.map((s) => s.id));
+
+  const review = (rank: number) => JSON.parse(reviewBytes(rank).toString("utf8")) as ReviewRecord;
+  const rankOf = (id: string) => {
+    const target = Buffer.from(id);
+    let lo = 0;
+    let hi = byId.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = byId[mid];
+      const c = Buffer.compare(idBytes.subarray(idOffsets[r], idOffsets[r + 1]), target);
+      if (c === 0) return r;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
+  };
+
   return {
-    reviews,
-    byId,
-    oldestFirst: [...reviews].sort(compareOldest),
-    folded,
-    ratings: ratings.map((r) => Int32Array.from(r)),
-    technicians: freeze(technicians),
-    services: freeze(services),
-    trigrams,
+    count: meta.review_count,
+    business,
+    aggregateRating: parseRange(meta.aggregate_rating) as AggregateRating,
+    dates: f.i32("dates"),
+    oldest: f.i32("oldest"),
+    sinceNewest: f.f64("sinceNewest"),
+    reviewBytes,
+    review,
+    rankOf,
+    byId: {
+      get(id) {
+        const rank = rankOf(id);
+        return rank < 0 ? undefined : review(rank);
+      },
+    },
+    ratings: (rating) =>
+      rating >= 0 && rating <= 5 ? ratingData.subarray(ratingOffsets[rating], ratingOffsets[rating + 1]) : EMPTY,
+    technician: keyed(meta.technicians, f.u32("techOffsets"), f.i32("techData")),
+    service: keyed(meta.services, f.u32("serviceOffsets"), f.i32("serviceData")),
+    trigram(key) {
+      let lo = 0;
+      let hi = trigramKeys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (trigramKeys[mid] < key) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === trigramKeys.length || trigramKeys[lo] !== key) return EMPTY;
+      const list = trigramData.subarray(trigramOffsets[lo], trigramOffsets[lo + 1]);
+      return trigramBitmap[lo] ? { words: list, count: trigramCounts[lo] } : list;
+    },
+    relevance(rank, q) {
+      const text = foldedOffsets[2 * rank + 1];
+      return (
+        3 * countOccurrences(folded, foldedOffsets[2 * rank], text, q) +
+        countOccurrences(folded, text, foldedOffsets[2 * rank + 2], q)
+      );
+    },
     resolveTechnician: techLookup,
     resolveService: (ref) => {
       const id = ref.trim().toLowerCase();
       return serviceIds.has(id) ? id : undefined;
     },
   };
+}
+
+/** An index straight from records (newest first), for tests and tools: the same bytes a build would write. */
+export function buildReviewIndex(business: Business, reviews: readonly ReviewRecord[]): ReviewIndex {
+  const dataset = { business, aggregate_rating: aggregateRating(reviews), reviews: [...reviews] };
+  const json = Buffer.from(JSON.stringify(dataset));
+  return openReviewIndex(encodeReviewIndex(dataset, json), json);
 }

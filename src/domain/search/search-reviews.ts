@@ -2,25 +2,33 @@
 import type { Issue, SearchParams, SearchResult } from "../schemas/api.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
 import { compareKeys, decodeCursor, encodeCursor, filterFingerprint, type SortKey } from "./cursor.ts";
+import { addTrigrams, dayNumber } from "./index-keys.ts";
 import type { ReviewIndex } from "./review-index.ts";
-import { addTrigrams } from "./review-index.ts";
-import { clip, intersect, type Postings, union } from "./sorted-sets.ts";
-import { foldText, relevance } from "./text-match.ts";
+import {
+  type Bitmap,
+  clip,
+  filterByBitmaps,
+  intersect,
+  intersectBitmaps,
+  type Postings,
+  union,
+} from "./sorted-sets.ts";
+import { foldText } from "./text-match.ts";
 
-/** First rank whose date is <= `date` in newest-first order (dates descending). */
-function firstRankOnOrBefore(reviews: readonly ReviewRecord[], date: string): number {
+/** First rank whose date is <= `day` in newest-first order (dates descending). */
+function firstRankOnOrBefore(dates: Int32Array, day: number): number {
   let lo = 0;
-  let hi = reviews.length;
+  let hi = dates.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (reviews[mid].date > date) lo = mid + 1;
+    if (dates[mid] > day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** Review ranks in result order, without materialising a range. */
-interface RankList {
+export interface RankList {
   length: number;
   at(i: number): number;
 }
@@ -31,104 +39,102 @@ const listOf = (a: Postings): RankList => ({ length: a.length, at: (i) => a[i] }
 
 /** Ranks matching every structured filter (and the query's trigrams), ascending. */
 function candidateRanks(index: ReviewIndex, p: SearchParams, q: string | undefined): RankList {
+  // A query of nothing but diacritics folds to nothing: it names no text, so nothing matches.
+  if (q === "") return EMPTY;
   const lists: Postings[] = [];
-  if (p.rating !== undefined) lists.push(index.ratings[p.rating]);
+  const bitmaps: Bitmap[] = [];
+  if (p.rating !== undefined) lists.push(index.ratings(p.rating));
   if (p.min_rating !== undefined) {
-    lists.push(union(index.ratings.slice(Math.ceil(p.min_rating))));
+    const buckets: Postings[] = [];
+    for (let r = Math.ceil(p.min_rating); r <= 5; r++) buckets.push(index.ratings(r));
+    lists.push(union(buckets));
   }
   if (p.mentions_technician !== undefined) {
     const id = index.resolveTechnician(p.mentions_technician);
     if (!id) return EMPTY;
-    lists.push(index.technicians.get(id) ?? []);
+    lists.push(index.technician(id));
   }
   if (p.mentions_service !== undefined) {
     const id = index.resolveService(p.mentions_service);
     if (!id) return EMPTY;
-    lists.push(index.services.get(id) ?? []);
+    lists.push(index.service(id));
   }
   if (q !== undefined && q.length >= 3) {
-    for (const g of addTrigrams(q, new Set())) lists.push(index.trigrams.get(g) ?? []);
+    for (const g of addTrigrams(q, new Set())) {
+      const list = index.trigram(g);
+      if (list instanceof Int32Array) lists.push(list);
+      else bitmaps.push(list);
+    }
   }
   // Newest-first order sorts by date first, so a date range is one contiguous run of ranks.
-  const lo = p.until === undefined ? 0 : firstRankOnOrBefore(index.reviews, p.until);
-  const hi = p.since === undefined ? index.reviews.length : firstRankOnOrBefore(index.reviews, prevDay(p.since));
-  if (lists.length === 0) return rangeOf(lo, hi);
+  const lo = p.until === undefined ? 0 : firstRankOnOrBefore(index.dates, dayNumber(p.until));
+  const hi = p.since === undefined ? index.count : firstRankOnOrBefore(index.dates, dayNumber(p.since) - 1);
+  if (lists.length === 0 && bitmaps.length === 0) return rangeOf(lo, hi);
+  if (lists.length === 0) return listOf(intersectBitmaps(bitmaps, lo, hi));
   lists.sort((a, b) => a.length - b.length);
   let acc: Postings = clip(lists[0], lo, hi);
   for (const l of lists.slice(1)) {
     if (acc.length === 0) break;
     acc = intersect(acc, l);
   }
-  return listOf(acc);
+  return listOf(filterByBitmaps(acc, bitmaps));
 }
 
-/** The day before an ISO date, as an ISO date (so "date <= prevDay(since)" means "before since"). */
-function prevDay(date: string): string {
-  const t = new Date(`${date}T00:00:00Z`);
-  t.setUTCDate(t.getUTCDate() - 1);
-  return t.toISOString().slice(0, 10);
-}
-
-/** `ranks`: each returned review's position in the index, for callers that keep serialised reviews by rank. */
+/** The envelope without its reviews, and the ranks of the reviews on the page in result order. */
+export type SearchPage =
+  | { ok: true; envelope: Omit<SearchResult, "reviews">; ranks: number[] }
+  | { ok: false; issues: Issue[] };
 export type SearchOutcome = { ok: true; result: SearchResult; ranks: number[] } | { ok: false; issues: Issue[] };
 
-interface Ordered {
+/** Every match of one filter set in result order; a pure function of the index and the filters. */
+export interface Ordered {
   ordered: RankList;
   scoreAt: (i: number) => number;
+  /** Rank entries held, for a cache's budget. */
+  size: number;
 }
 
-// Results per filter set are a pure function of the index, so they are memoised on it (per build), within a
-// budget of rank entries: a popular query then costs O(limit) instead of a scan of its candidates.
-const MEMO_BUDGET = 2_000_000;
-const memos = new WeakMap<ReviewIndex, { entries: Map<string, Ordered & { size: number }>; size: number }>();
+/** Where callers may keep `Ordered` results between requests (the sidecar keeps one per build). */
+export interface SearchMemo {
+  get(fingerprint: string): Ordered | undefined;
+  set(fingerprint: string, value: Ordered): void;
+}
 
-function orderedMatches(index: ReviewIndex, p: SearchParams, fingerprint: string): Ordered {
-  let memo = memos.get(index);
-  if (!memo) {
-    memo = { entries: new Map(), size: 0 };
-    memos.set(index, memo);
-  }
-  const hit = memo.entries.get(fingerprint);
-  if (hit) {
-    memo.entries.delete(fingerprint);
-    memo.entries.set(fingerprint, hit);
-    return hit;
-  }
+function orderedMatches(index: ReviewIndex, p: SearchParams): Ordered {
   const q = p.query === undefined ? undefined : foldText(p.query);
   const candidates = candidateRanks(index, p, q);
   // Result order without a query is rank order; with one, relevance first and rank (= newest first) second.
-  let out: Ordered = { ordered: candidates, scoreAt: () => 0 };
-  if (q !== undefined) {
-    const ranks: number[] = [];
-    const scores: number[] = [];
-    for (let i = 0; i < candidates.length; i++) {
-      const rank = candidates.at(i);
-      const f = index.folded[rank];
-      const score = relevance(f.title, f.text, q);
-      if (score > 0) {
-        ranks.push(rank);
-        scores.push(score);
-      }
-    }
-    const order = Array.from(ranks.keys()).sort((a, b) => scores[b] - scores[a] || ranks[a] - ranks[b]);
-    const sortedRanks = Int32Array.from(order, (i) => ranks[i]);
-    const sortedScores = Int32Array.from(order, (i) => scores[i]);
-    out = { ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i] };
-  }
-  const size = Math.max(1, out.ordered.length);
-  if (size <= MEMO_BUDGET / 8) {
-    memo.entries.set(fingerprint, { ...out, size });
-    memo.size += size;
-    for (const [key, entry] of memo.entries) {
-      if (memo.size <= MEMO_BUDGET) break;
-      memo.entries.delete(key);
-      memo.size -= entry.size;
+  if (q === undefined) return { ordered: candidates, scoreAt: () => 0, size: Math.max(1, candidates.length) };
+  const qBytes = Buffer.from(q);
+  const ranks = new Int32Array(candidates.length);
+  const scores = new Int32Array(candidates.length);
+  let found = 0;
+  let maxScore = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const rank = candidates.at(i);
+    const score = index.relevance(rank, qBytes);
+    if (score > 0) {
+      ranks[found] = rank;
+      scores[found++] = score;
+      if (score > maxScore) maxScore = score;
     }
   }
-  return out;
+  // Counting sort by score, descending; candidates come in rank order, so ties stay newest first.
+  const starts = new Int32Array(maxScore + 2);
+  for (let i = 0; i < found; i++) starts[maxScore - scores[i] + 1]++;
+  for (let s = 1; s < starts.length; s++) starts[s] += starts[s - 1];
+  const sortedRanks = new Int32Array(found);
+  const sortedScores = new Int32Array(found);
+  for (let i = 0; i < found; i++) {
+    const at = starts[maxScore - scores[i]]++;
+    sortedRanks[at] = ranks[i];
+    sortedScores[at] = scores[i];
+  }
+  return { ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, found) };
 }
 
-export function searchReviews(index: ReviewIndex, p: SearchParams): SearchOutcome {
+/** One page of results as ranks (callers assemble the reviews, e.g. from the bytes of reviews.json). */
+export function searchPage(index: ReviewIndex, p: SearchParams, memo?: SearchMemo): SearchPage {
   const fingerprint = filterFingerprint(p);
   let after: SortKey | undefined;
   if (p.cursor !== undefined) {
@@ -137,9 +143,14 @@ export function searchReviews(index: ReviewIndex, p: SearchParams): SearchOutcom
       return { ok: false, issues: [{ path: ["cursor"], code: "invalid_cursor", message: decoded }] };
     after = decoded;
   }
-  const { ordered, scoreAt } = orderedMatches(index, p, fingerprint);
+  let matches = memo?.get(fingerprint);
+  if (!matches) {
+    matches = orderedMatches(index, p);
+    memo?.set(fingerprint, matches);
+  }
+  const { ordered, scoreAt } = matches;
   const keyAt = (i: number): SortKey => {
-    const r = index.reviews[ordered.at(i)];
+    const r = index.review(ordered.at(i));
     return [scoreAt(i), r.date, r.updated, r.id];
   };
 
@@ -156,22 +167,26 @@ export function searchReviews(index: ReviewIndex, p: SearchParams): SearchOutcom
     start = lo;
   }
   const end = Math.min(ordered.length, start + p.limit);
-  const reviews: ReviewRecord[] = [];
   const ranks: number[] = [];
-  for (let i = start; i < end; i++) {
-    ranks.push(ordered.at(i));
-    reviews.push(index.reviews[ordered.at(i)]);
-  }
+  for (let i = start; i < end; i++) ranks.push(ordered.at(i));
   const hasMore = end < ordered.length;
   return {
     ok: true,
     ranks,
-    result: {
+    envelope: {
       total: ordered.length,
-      count: reviews.length,
+      count: ranks.length,
       limit: p.limit,
-      reviews,
       next_cursor: hasMore && end > start ? encodeCursor(fingerprint, keyAt(end - 1)) : null,
     },
   };
+}
+
+/** The search with the reviews as objects (MCP, pages, tests). */
+export function searchReviews(index: ReviewIndex, p: SearchParams, memo?: SearchMemo): SearchOutcome {
+  const page = searchPage(index, p, memo);
+  if (!page.ok) return page;
+  const reviews: ReviewRecord[] = page.ranks.map((rank) => index.review(rank));
+  const { total, count, limit, next_cursor } = page.envelope;
+  return { ok: true, ranks: page.ranks, result: { total, count, limit, reviews, next_cursor } };
 }

@@ -1,15 +1,33 @@
-/** The form both the index and the query are compared in: NFKC, lowercase. */
+// How text is compared in search: the index and the query are folded the same way, then matched as substrings.
+
+const COMBINING_MARKS = /\p{Mn}/gu;
+
+/**
+ * The form both the index and the query are compared in: NFKC (so "ﬁ" is "fi"), lowercase, and without
+ * diacritics (decomposed, nonspacing marks removed, recomposed), so "Martínez" and "MARTINEZ" match.
+ */
 export function foldText(s: string): string {
-  return s.normalize("NFKC").toLowerCase();
+  const lower = s.normalize("NFKC").toLowerCase();
+  // ASCII has nothing to decompose: skip the two extra normalisations for the common case.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  if (/^[\u0000-\u007f]*$/.test(lower)) return lower;
+  return lower.normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
 }
 
-export function countOccurrences(haystack: string, needle: string): number {
+/**
+ * Non-overlapping occurrences of `needle` in hay[start, end) (UTF-8 bytes of folded text, so a match is
+ * always whole characters). A plain loop: fields are short, and a native indexOf per match costs more.
+ */
+export function countOccurrences(hay: Uint8Array, start: number, end: number, needle: Uint8Array): number {
+  const m = needle.length;
+  if (m === 0) return 0; // an empty needle would match at every position
+  const first = needle[0];
   let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
+  outer: for (let i = start, last = end - m; i <= last; i++) {
+    if (hay[i] !== first) continue;
+    for (let j = 1; j < m; j++) if (hay[i + j] !== needle[j]) continue outer;
+    n++;
+    i += m - 1;
+  }
   return n;
-}
-
-/** Relevance of a review to a folded query: title hits weigh three times a text hit. */
-export function relevance(foldedTitle: string, foldedText: string, q: string): number {
-  return 3 * countOccurrences(foldedTitle, q) + countOccurrences(foldedText, q);
 }

@@ -1,0 +1,63 @@
+// Answers that are a pure function of one build (search matches, since bodies) are kept per build: entries
+// belong to a snapshot (a new build starts empty; an old build's entries go when it does) and are evicted
+// least recently used first within a budget of cost units (rank entries, bytes).
+import type { Snapshot } from "./snapshot.ts";
+
+export interface KeyedCache<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+}
+
+export class PerBuildCache<V> {
+  private readonly builds = new WeakMap<Snapshot, { entries: Map<string, V>; cost: number }>();
+
+  /** An entry costing more than budget / 8 is not kept (one huge answer must not flush all the others). */
+  private readonly budget: number;
+  private readonly costOf: (value: V) => number;
+
+  constructor(budget: number, costOf: (value: V) => number) {
+    this.budget = budget;
+    this.costOf = costOf;
+  }
+
+  /** The cache of one build, in the shape the domain's search takes as its memo. */
+  of(snapshot: Snapshot): KeyedCache<V> {
+    let build = this.builds.get(snapshot);
+    if (!build) {
+      build = { entries: new Map(), cost: 0 };
+      this.builds.set(snapshot, build);
+    }
+    const b = build;
+    return {
+      get: (key) => {
+        const hit = b.entries.get(key);
+        if (hit !== undefined) {
+          b.entries.delete(key);
+          b.entries.set(key, hit);
+        }
+        return hit;
+      },
+      set: (key, value) => {
+        const cost = this.costOf(value);
+        if (cost > this.budget / 8 || b.entries.has(key)) return;
+        b.entries.set(key, value);
+        b.cost += cost;
+        for (const [k, v] of b.entries) {
+          if (b.cost <= this.budget) break;
+          b.entries.delete(k);
+          b.cost -= this.costOf(v);
+        }
+      },
+    };
+  }
+
+  /** The cached value, or `compute()` kept for next time. */
+  getOrCompute(snapshot: Snapshot, key: string, compute: () => V): V {
+    const cache = this.of(snapshot);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const value = compute();
+    cache.set(key, value);
+    return value;
+  }
+}

@@ -1,0 +1,48 @@
+// Analysis of many reviews on every core: the reviews are split into one contiguous share per worker thread.
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
+import type { BusinessContent, ReviewContent } from "../../domain/schemas/content.ts";
+
+export interface AnalysisJob {
+  business: BusinessContent;
+  items: { id: string; content: ReviewContent }[];
+}
+
+type Published = ReturnType<PublishReview>;
+
+/**
+ * Below this many reviews, starting a thread and copying results back costs about what it saves (measured:
+ * at 10,000 reviews one worker was slower than none; at 93,000, two shares ran in 0.6x the time of one).
+ */
+const MIN_FOR_WORKERS = 20_000;
+
+function runWorker(job: AnalysisJob): Promise<Published[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./analysis-worker.ts", import.meta.url), { workerData: job });
+    worker.once("message", (out: Published[]) => {
+      resolve(out);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`an analysis worker exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * Results in the order of `items`; the same as publishing them one by one on this thread. With many reviews,
+ * one share per core: this thread analyses the first while worker threads analyse the others.
+ */
+export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR_WORKERS): Promise<Published[]> {
+  const shares = job.items.length < minForWorkers ? 1 : availableParallelism();
+  const size = Math.ceil(job.items.length / shares);
+  const share = (i: number) => job.items.slice(i * size, (i + 1) * size);
+  const others = Array.from({ length: shares - 1 }, (_, i) =>
+    runWorker({ business: job.business, items: share(i + 1) }),
+  );
+  const publish = createReviewPublisher(job.business);
+  const first = share(0).map(({ id, content }) => publish(id, content));
+  return [first, ...(await Promise.all(others))].flat();
+}

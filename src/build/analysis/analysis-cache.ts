@@ -1,0 +1,158 @@
+// The incremental build: each review's published record (analysis included) is kept in BUILD_CACHE_DIR, keyed
+// by its id and the sha256 of its file, under a fingerprint of everything else the record depends on (the
+// business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
+// tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
+// records as usual, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
+import { appendFile, mkdir, open, readdir, readFile, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
+import { sha256Hex } from "../../domain/hash.ts";
+import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
+import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
+import type { RawFile, ValidContent } from "../../domain/validate-content.ts";
+import { analyseInWorkers } from "./analyse-in-workers.ts";
+
+type Published = ReturnType<PublishReview>;
+
+/**
+ * One JSON value a line: the first is {fingerprint}, each other [key, published]. New results are appended, so
+ * a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
+ * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
+ */
+const CACHE_FILE = "analysis.ndjson";
+const DOMAIN = fileURLToPath(new URL("../../domain/", import.meta.url));
+/** What a published record is computed by; a change to any of these files empties the cache. */
+const CODE = ["analysis", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
+
+async function codeHash(): Promise<string> {
+  const parts: string[] = [];
+  for (const name of CODE) {
+    const path = join(DOMAIN, name);
+    const files = name.endsWith(".ts")
+      ? [path]
+      : (await readdir(path, { recursive: true, withFileTypes: true }))
+          .filter((e) => e.isFile())
+          .map((e) => join(e.parentPath, e.name))
+          .sort();
+    for (const f of files) parts.push(f.slice(DOMAIN.length), await readFile(f, "utf8"));
+  }
+  return sha256Hex(parts.join("\0"));
+}
+
+async function readCache(
+  path: string,
+  fingerprint: string,
+): Promise<{ entries: Map<string, Published>; lines: number }> {
+  const entries = new Map<string, Published>();
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return { entries, lines: -1 }; // none yet: written whole
+  }
+  const lines = text.split("\n");
+  try {
+    if ((JSON.parse(lines[0]) as { fingerprint?: string }).fingerprint !== fingerprint) return { entries, lines: -1 };
+  } catch {
+    return { entries, lines: -1 };
+  }
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === "") continue;
+    try {
+      const [key, value] = JSON.parse(lines[i]) as [string, Published];
+      entries.set(key, value);
+    } catch {
+      // an interrupted append: that review is analysed again
+    }
+  }
+  return { entries, lines: lines.length - 1 };
+}
+
+const line = (key: string, value: Published) => `${JSON.stringify([key, value])}\n`;
+
+async function writeCache(
+  dir: string,
+  path: string,
+  fingerprint: string,
+  live: Map<string, Published>,
+  appended: [string, Published][],
+  lines: number,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (lines >= 0 && lines + appended.length <= 2 * live.size + 1000) {
+    // A leading newline ends a line an interrupted append may have left open.
+    if (appended.length > 0) await appendFile(path, `\n${appended.map(([k, v]) => line(k, v)).join("")}`);
+    return;
+  }
+  const tmp = `${path}.tmp-${process.pid}`;
+  const handle = await open(tmp, "w");
+  try {
+    await handle.write(`${JSON.stringify({ fingerprint })}\n`);
+    let chunk = "";
+    for (const [k, v] of live) {
+      chunk += line(k, v);
+      if (chunk.length > 1 << 20) {
+        await handle.write(chunk);
+        chunk = "";
+      }
+    }
+    await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
+}
+
+export interface CachedAnalysis {
+  publish: PublishReview;
+  analysed: number;
+  cached: number;
+}
+
+/** Publishes every verified review now (from the cache or by analysis) and returns a publisher over the results. */
+export async function analyseWithCache(
+  content: ValidContent,
+  files: readonly RawFile[],
+  cacheDir: string | undefined,
+  /** The contact-details policy `content` was guarded with: a record made under another policy is not reused. */
+  piiPolicy: PiiPolicy = DEFAULT_PII_POLICY,
+): Promise<CachedAnalysis> {
+  const textOf = new Map(files.map((f) => [f.path, f.text]));
+  const verified = content.reviews.filter((r) => r.content.verified);
+  const keys = verified.map((r) => sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`));
+  const fingerprint = sha256Hex(
+    JSON.stringify([await codeHash(), LEXICON_VERSION, process.versions.unicode, content.business, piiPolicy]),
+  );
+  const path = cacheDir === undefined ? undefined : join(cacheDir, CACHE_FILE);
+  const old = path ? await readCache(path, fingerprint) : { entries: new Map<string, Published>(), lines: -1 };
+
+  const missing = keys.flatMap((key, i) => (old.entries.has(key) ? [] : [i]));
+  const fresh = await analyseInWorkers({
+    business: content.business,
+    items: missing.map((i) => ({ id: verified[i].id, content: verified[i].content })),
+  });
+  const live = new Map<string, Published>();
+  const byId = new Map<string, Published>();
+  const appended: [string, Published][] = [];
+  verified.forEach((r, i) => {
+    const hit = old.entries.get(keys[i]);
+    if (hit) {
+      live.set(keys[i], hit);
+      byId.set(r.id, hit);
+    }
+  });
+  missing.forEach((i, j) => {
+    live.set(keys[i], fresh[j]);
+    byId.set(verified[i].id, fresh[j]);
+    appended.push([keys[i], fresh[j]]);
+  });
+  if (path && cacheDir) await writeCache(cacheDir, path, fingerprint, live, appended, old.lines);
+
+  const fallback = createReviewPublisher(content.business);
+  return {
+    publish: (id, c) => byId.get(id) ?? fallback(id, c),
+    analysed: missing.length,
+    cached: verified.length - missing.length,
+  };
+}

@@ -1,0 +1,119 @@
+// Dataset + the exact bytes of reviews.json -> the search index file (see index-format.ts for the container).
+import { compareOldest } from "../order.ts";
+import type { ReviewsDataset } from "../schemas/published.ts";
+import { encodeIndexFile, IndexFormatError } from "./index-format.ts";
+import { dayNumber } from "./index-keys.ts";
+import { foldText } from "./text-match.ts";
+import { trigramPostings } from "./trigram-postings.ts";
+
+/** Posting lists for keys 0..keys-1, each ascending, as one offsets column and one data column. */
+function postings(keys: number, count: number, keysOf: (rank: number) => Iterable<number>) {
+  const offsets = new Uint32Array(keys + 1);
+  for (let rank = 0; rank < count; rank++) for (const k of keysOf(rank)) offsets[k + 1]++;
+  for (let k = 0; k < keys; k++) offsets[k + 1] += offsets[k];
+  const data = new Int32Array(offsets[keys]);
+  const fill = offsets.slice(0, keys);
+  for (let rank = 0; rank < count; rank++) for (const k of keysOf(rank)) data[fill[k]++] = rank;
+  return { offsets, data };
+}
+
+/**
+ * `reviewsJson` must be JSON.stringify(dataset) (what the build publishes as reviews.json): each review's byte
+ * range inside it is computed and checked here, so a sidecar can answer with slices of the published bytes.
+ */
+export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Array): Uint8Array {
+  const { business, aggregate_rating, reviews } = dataset;
+  const raw = Buffer.from(reviewsJson.buffer, reviewsJson.byteOffset, reviewsJson.byteLength);
+  const n = reviews.length;
+  const head = `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"reviews":[`;
+  const businessStart = Buffer.byteLength('{"business":');
+  const businessEnd = businessStart + Buffer.byteLength(JSON.stringify(business));
+  const aggregateStart = businessEnd + Buffer.byteLength(',"aggregate_rating":');
+  const aggregateEnd = aggregateStart + Buffer.byteLength(JSON.stringify(aggregate_rating));
+  const mismatch = () => new IndexFormatError("reviews.json is not JSON.stringify of the dataset; cannot index it");
+  if (raw.length > 0xffffffff) throw new IndexFormatError("reviews.json over 4 GiB cannot be indexed");
+  if (!raw.subarray(0, Buffer.byteLength(head)).equals(Buffer.from(head))) throw mismatch();
+
+  const reviewOffsets = new Uint32Array(n + 1);
+  let at = Buffer.byteLength(head);
+  for (let rank = 0; rank < n; rank++) {
+    const bytes = Buffer.from(JSON.stringify(reviews[rank]));
+    if (!raw.subarray(at, at + bytes.length).equals(bytes)) throw mismatch();
+    reviewOffsets[rank] = at;
+    at += bytes.length + 1;
+  }
+  reviewOffsets[n] = at;
+  if (raw.toString("utf8", at - (n > 0 ? 1 : 0)) !== "]}") throw mismatch();
+
+  const dates = Int32Array.from(reviews, (r) => dayNumber(r.date));
+  const oldest = Int32Array.from(reviews.keys()).sort((a, b) => compareOldest(reviews[a], reviews[b]));
+  const sinceNewest = new Float64Array(n);
+  for (let i = n - 1, max = Number.NEGATIVE_INFINITY; i >= 0; i--) {
+    max = Math.max(max, Date.parse(reviews[oldest[i]].updated));
+    sinceNewest[i] = max;
+  }
+
+  const idBytes = reviews.map((r) => Buffer.from(r.id));
+  const idOffsets = new Uint32Array(n + 1);
+  for (let rank = 0; rank < n; rank++) idOffsets[rank + 1] = idOffsets[rank] + idBytes[rank].length;
+  const byId = Int32Array.from(reviews.keys()).sort((a, b) => Buffer.compare(idBytes[a], idBytes[b]));
+
+  const ratings = postings(6, n, (rank) => [reviews[rank].rating]);
+  const techIds = business.technicians.map((t) => t.id);
+  const serviceIds = business.services.map((s) => s.id);
+  const keyList = (ids: string[], of: (rank: number) => string[]) => {
+    const pos = new Map(ids.map((id, i) => [id, i]));
+    return (rank: number) => of(rank).flatMap((id) => (pos.has(id) ? [pos.get(id) as number] : []));
+  };
+  const techs = postings(
+    techIds.length,
+    n,
+    keyList(techIds, (r) => reviews[r].mentions.technicians),
+  );
+  const services = postings(
+    serviceIds.length,
+    n,
+    keyList(serviceIds, (r) => reviews[r].mentions.services),
+  );
+
+  // Folded title and text of each review, as UTF-8: [title0, text0, title1, text1, ...] with 2n+1 offsets.
+  const folded = reviews.flatMap((r) => [foldText(r.title ?? ""), foldText(r.text)]);
+  const foldedBytes = Buffer.from(folded.join(""));
+  const foldedOffsets = new Uint32Array(2 * n + 1);
+  for (let i = 0; i < folded.length; i++) foldedOffsets[i + 1] = foldedOffsets[i] + Buffer.byteLength(folded[i]);
+
+  const grams = trigramPostings(folded, n);
+
+  return encodeIndexFile(
+    {
+      review_count: n,
+      reviews_json_size: raw.length,
+      business: [businessStart, businessEnd],
+      aggregate_rating: [aggregateStart, aggregateEnd],
+      technicians: techIds,
+      services: serviceIds,
+    },
+    {
+      reviewOffsets,
+      dates,
+      oldest,
+      sinceNewest,
+      idOffsets,
+      idBytes: Buffer.concat(idBytes),
+      byId,
+      ratingOffsets: ratings.offsets,
+      ratingData: ratings.data,
+      techOffsets: techs.offsets,
+      techData: techs.data,
+      serviceOffsets: services.offsets,
+      serviceData: services.data,
+      trigramKeys: grams.keys,
+      trigramCounts: grams.counts,
+      trigramBitmap: grams.bitmap,
+      trigramOffsets: grams.offsets,
+      trigramData: grams.data,
+      foldedOffsets,
+      foldedBytes,
+    },
+  );
+}

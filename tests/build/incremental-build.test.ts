@@ -1,0 +1,77 @@
+// The incremental build cache: a rebuild after one changed review analyses that review only, and its output is
+// byte-identical to a clean build of the same content.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import { contentFixture } from "../helpers/build.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
+
+const run = promisify(execFile);
+
+async function build(content: string, cache: string): Promise<{ dist: string; timings: Record<string, number> }> {
+  const dist = join(await tempDir("dist"), "dist");
+  const { stdout } = await run(process.execPath, [join(ROOT, "scripts/build.ts"), "--timings"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CONTENT_DIR: content,
+      DIST_DIR: dist,
+      BUILD_CACHE_DIR: cache,
+      BASE_URL: "http://localhost:4321",
+    },
+  });
+  return { dist, timings: JSON.parse(stdout.trim().split("\n").at(-1) as string).timings };
+}
+
+async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = new Map<string, Buffer>();
+  for (const e of entries.filter((x) => x.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(e.parentPath, e.name);
+    files.set(relative(dir, path), await readFile(path));
+  }
+  return files;
+}
+
+test("a rebuild after one changed review analyses it alone and equals a clean build byte for byte", async () => {
+  const content = await contentFixture();
+  const cache = await tempDir("cache");
+  const first = await build(content, cache);
+  const total = first.timings.reviews_analysed;
+  assert.ok(total > 100, `the sample has verified reviews (${total})`);
+  assert.equal(first.timings.reviews_from_cache, 0);
+
+  const reviewFiles = (await readdir(join(content, "reviews"), { recursive: true })).filter((f) => f.endsWith(".json"));
+  let changed = "";
+  for (const f of reviewFiles.sort()) {
+    const path = join(content, "reviews", f);
+    const review = JSON.parse(await readFile(path, "utf8"));
+    if (!review.verified) continue;
+    review.text = `Martínez was late and rude; the repair failed twice. ${review.text}`;
+    await writeFile(path, JSON.stringify(review, null, 2));
+    changed = f;
+    break;
+  }
+  assert.ok(changed, "found a verified review to change");
+
+  const cached = await build(content, cache);
+  assert.equal(cached.timings.reviews_analysed, 1);
+  assert.equal(cached.timings.reviews_from_cache, total - 1);
+  const clean = await build(content, await tempDir("cache"));
+  assert.equal(clean.timings.reviews_analysed, total);
+
+  const a = await filesOf(cached.dist);
+  const b = await filesOf(clean.dist);
+  assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
+  for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name) as Buffer), `${name} differs from a clean build`);
+  const firstFiles = await filesOf(first.dist);
+  assert.ok(!firstFiles.get("reviews.json")?.equals(a.get("reviews.json") as Buffer), "the change is published");
+
+  // The appended result is read back: nothing left to analyse.
+  const again = await build(content, cache);
+  assert.equal(again.timings.reviews_analysed, 0);
+  assert.equal(again.timings.reviews_from_cache, total);
+});
