@@ -187,3 +187,20 @@ test("PII_POLICY=fail refuses the build, naming each file and field", async () =
   assert.doesNotMatch(run.stderr, /pii-unpublished/);
   await assert.rejects(readFile(join(failDist, "reviews.json")));
 });
+
+test("the incremental build cache never hands text analysed under PII_POLICY=off to a redacting build", async () => {
+  const cache = join(await tempDir("cache"), "cache");
+  const root = await tempDir("dist");
+  const off = await runBuild({
+    CONTENT_DIR: content,
+    DIST_DIR: join(root, "off"),
+    PII_POLICY: "off",
+    BUILD_CACHE_DIR: cache,
+  });
+  assert.equal(off.code, 0, off.stderr);
+  const redacted = await runBuild({ CONTENT_DIR: content, DIST_DIR: join(root, "on"), BUILD_CACHE_DIR: cache });
+  assert.equal(redacted.code, 0, redacted.stderr);
+  const dataset = await readFile(join(root, "on", "reviews.json"), "utf8");
+  for (const leak of LEAKS) assert.ok(!dataset.includes(leak), `${leak} came back from the cache`);
+  await rm(root, { recursive: true, force: true });
+});
