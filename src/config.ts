@@ -33,7 +33,10 @@ export const ConfigSchema = z
     HUB_RATE_LIMIT_PER_CLIENT: positiveInt.default(60),
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
-    MCP_MAX_SESSIONS: positiveInt.default(1000),
+    MCP_MAX_SESSIONS: positiveInt.default(10000),
+    MCP_MAX_SESSIONS_PER_CLIENT: positiveInt.default(20),
+    MCP_UNINITIALIZED_SESSION_SECONDS: positiveInt.default(30),
+    MCP_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {

@@ -1,0 +1,85 @@
+// 2025-era traffic (2025-11-25, 2025-06-18, 2025-03-26): initialize hands out a signed session id, later
+// requests must bring it back, and each request is answered by a fresh server over a stateless transport
+// (nothing accumulates per request, unlike a session-long transport, and any instance can answer).
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { Request, Response } from "express";
+import type { McpServerDeps } from "./create-mcp-server.ts";
+import { createMcpServer } from "./create-mcp-server.ts";
+import { BATCH_REVISIONS, type Classified, idOf } from "./json-rpc.ts";
+import { LEGACY_REVISIONS } from "./revisions.ts";
+import { rpcError } from "./rpc-error.ts";
+import type { SessionRegistry } from "./session-registry.ts";
+
+const SESSION_HEADER = "mcp-session-id";
+
+async function serveStateless(deps: McpServerDeps, req: Request, res: Response): Promise<void> {
+  const server = createMcpServer(deps);
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/** The revision initialize will settle on: the client's when we speak it, else our newest 2025 one. */
+const negotiated = (requested: unknown) =>
+  typeof requested === "string" && LEGACY_REVISIONS.includes(requested) ? requested : LEGACY_REVISIONS[0];
+
+export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, clientOf: (req: Request) => string) {
+  return async (req: Request, res: Response, body: Classified & { ok: true }): Promise<void> => {
+    const first = body.batch ? body.messages[0] : body.message;
+    const id = idOf(first);
+    if (!body.batch && body.message.method === "initialize") {
+      const opened = sessions.open(clientOf(req), negotiated(body.message.params?.protocolVersion));
+      if (!opened.ok) {
+        const message =
+          opened.reason === "too_many"
+            ? "Too many live sessions; try again later"
+            : "Too many live sessions from your address; end one with DELETE /mcp or let it expire";
+        rpcError(res, opened.reason === "too_many" ? 503 : 429, -32000, message, id, { "Retry-After": "60" });
+        return;
+      }
+      res.setHeader("Mcp-Session-Id", opened.id);
+      await serveStateless(deps, req, res);
+      return;
+    }
+    const sessionId = req.headers[SESSION_HEADER];
+    if (typeof sessionId !== "string") {
+      rpcError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)", id);
+      return;
+    }
+    const session = await sessions.resolve(sessionId, clientOf(req));
+    if (!session.ok) {
+      rpcError(res, 404, -32001, "Session not found: it ended or expired; send initialize again", id);
+      return;
+    }
+    if (body.batch && !BATCH_REVISIONS.has(session.claims.version)) {
+      rpcError(res, 400, -32600, `Invalid Request: protocol revision ${session.claims.version} has no batches`);
+      return;
+    }
+    const messages = body.batch ? body.messages : [body.message];
+    if (messages.some((m) => m.method === "notifications/initialized")) sessions.markInitialized(sessionId);
+    await serveStateless(deps, req, res);
+  };
+}
+
+/** DELETE /mcp: ends the session on every instance. */
+export function endSession(sessions: SessionRegistry, clientOf: (req: Request) => string) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const sessionId = req.headers[SESSION_HEADER];
+    if (typeof sessionId !== "string") {
+      rpcError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return;
+    }
+    const session = await sessions.resolve(sessionId, clientOf(req));
+    if (!session.ok) {
+      rpcError(res, 404, -32001, "Session not found: it ended or expired");
+      return;
+    }
+    await sessions.end(sessionId, session.claims);
+    res.status(200).end();
+  };
+}
