@@ -17,6 +17,16 @@ export const urlLimit: RequestHandler = (req, _res, next) => {
 
 const ALLOW_HEADERS =
   "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
+/** MCP 2026-07-28 routing headers: Mcp-Method, Mcp-Name and one Mcp-Param-{name} per mirrored argument. */
+const MCP_ROUTING_HEADERS = ["Mcp-Method", "Mcp-Name"];
+const allowHeaders = (requested: string | undefined) => {
+  const mirrored = (requested ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => /^mcp-param-[\w-]+$/i.test(h));
+  return [ALLOW_HEADERS, ...MCP_ROUTING_HEADERS, ...mirrored].join(", ");
+};
+
 export const EXPOSE_HEADERS = "ETag, Last-Modified, Mcp-Session-Id, Link";
 
 /** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
@@ -29,7 +39,7 @@ export const cors: RequestHandler = (req, res, next) => {
   setCorsHeaders(res);
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
     res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE");
-    res.setHeader("Access-Control-Allow-Headers", ALLOW_HEADERS);
+    res.setHeader("Access-Control-Allow-Headers", allowHeaders(req.headers["access-control-request-headers"]));
     res.setHeader("Access-Control-Max-Age", "86400");
     res.status(204).end();
     return;

@@ -11,6 +11,7 @@ import type { Logger } from "../logger.ts";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
 import { classifyBody, type RpcMessage } from "./json-rpc.ts";
 import { endSession, legacyLeg } from "./legacy-leg.ts";
+import { paramsProblem } from "./params.ts";
 import { MODERN_REVISIONS } from "./revisions.ts";
 import { memoryRevocationStore, type RevocationStore } from "./revocation-store.ts";
 import { rpcError } from "./rpc-error.ts";
@@ -59,11 +60,15 @@ const jsonContentType: RequestHandler = (req, res, next) => {
   rpcError(res, 415, -32600, "Unsupported Media Type: send Content-Type: application/json");
 };
 
-/** A 2026-07-28 request: it carries the protocol-version claim in _meta, or names a modern revision. */
-function isModern(req: Request): boolean {
+/**
+ * A 2026-07-28 request: it carries the protocol-version claim in _meta, or names a modern revision, or is
+ * server/discover (which only the modern revision defines; without a claim the SDK says which it serves).
+ */
+function isModern(req: Request, message: RpcMessage): boolean {
   const header = req.headers["mcp-protocol-version"];
   if (typeof header === "string" && MODERN_REVISIONS.includes(header)) return true;
-  const meta = (req.body as RpcMessage)?.params?._meta;
+  if (message.method === "server/discover") return true;
+  const meta = message.params?._meta;
   return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
@@ -103,7 +108,10 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
   const handlePost: RequestHandler = async (req, res) => {
     const body = classifyBody(req.body);
     if (!body.ok) return rpcError(res, 400, body.problem.code, body.problem.message, body.problem.id);
-    if (!body.batch && isModern(req)) return modernNode(req, res, req.body);
+    const bad = (body.batch ? body.messages : [body.message]).map(paramsProblem).find(Boolean);
+    // 200, as the SDK answers errors raised while handling a request.
+    if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
+    if (!body.batch && isModern(req, body.message)) return modernNode(req, res, req.body);
     await legacy(req, res, body);
   };
 
