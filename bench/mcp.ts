@@ -60,7 +60,10 @@ const searchCall = (args: Record<string, unknown>, meta?: object) =>
     params: { name: "search_reviews", arguments: args, ...(meta ? { _meta: meta } : {}) },
   });
 
-type Measure = (url: string, extra?: Partial<Parameters<typeof import("./lib/load.ts").load>[0]>) => Promise<LoadResult>;
+type Measure = (
+  url: string,
+  extra?: Partial<Parameters<typeof import("./lib/load.ts").load>[0]>,
+) => Promise<LoadResult>;
 
 /** tools/call search_reviews in both eras against GET /api/reviews/search with the same filters. */
 export async function mcpAgainstRest(url: string, measure: Measure, args: Record<string, string | number>) {
@@ -89,10 +92,7 @@ export interface SoakSample {
 export async function mcpSoak(url: string, pid: number | undefined, total = 30_000, every = 2_500, concurrency = 16) {
   const headers = await legacySession(url);
   const agent = new Agent({ connections: concurrency, pipelining: 1 });
-  const bodies = [
-    JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
-    searchCall({ query: "great", limit: 20 }),
-  ];
+  const bodies = [JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }), searchCall({ query: "great", limit: 20 })];
   const samples: SoakSample[] = [{ requests: 0, rssMb: rssMb(pid) }];
   let sent = 0;
   let failures = 0;
