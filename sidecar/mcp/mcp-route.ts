@@ -6,9 +6,11 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Logger } from "../logger.ts";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
+import { createMcpDiscoveryRouter } from "./discovery-route.ts";
 import { classifyBody, type RpcMessage } from "./json-rpc.ts";
 import { endSession, legacyLeg } from "./legacy-leg.ts";
 import { paramsProblem } from "./params.ts";
@@ -125,21 +127,22 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
   };
 
   const router = Router();
-  router.all("/mcp", hostGuard(config.BASE_URL));
-  router.get("/mcp", (_req, res) =>
+  router.use(createMcpDiscoveryRouter(config.BASE_URL, opts.version));
+  router.all(MCP_PATH, hostGuard(config.BASE_URL));
+  router.get(MCP_PATH, (_req, res) =>
     rpcError(res, 405, -32000, "This server sends JSON responses only; it opens no SSE stream", null, {
       Allow: "POST, DELETE",
     }),
   );
   router.post(
-    "/mcp",
+    MCP_PATH,
     jsonContentType,
     express.json({ limit: MCP_MAX_BODY_BYTES, strict: false }),
     handlePost,
     parseErrors,
   );
-  router.delete("/mcp", endSession(sessions, clientOf));
-  router.all("/mcp", (_req, res) =>
+  router.delete(MCP_PATH, endSession(sessions, clientOf));
+  router.all(MCP_PATH, (_req, res) =>
     rpcError(res, 405, -32000, "Use POST (or DELETE to end a session)", null, { Allow: "POST, DELETE" }),
   );
 

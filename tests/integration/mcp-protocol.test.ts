@@ -178,3 +178,28 @@ test("sessions per client address are limited (429), DELETE frees one; uninitial
     await small.close();
   }
 });
+
+test("discovery: the MCP Catalog at its well-known URI leads to the Server Card, which leads to /mcp", async () => {
+  const catalogRes = await fetch(`${sidecar.url}/.well-known/mcp/catalog.json`);
+  assert.equal(catalogRes.status, 200);
+  assert.equal(catalogRes.headers.get("access-control-allow-origin"), "*");
+  const catalog = (await catalogRes.json()) as { entries: { type: string; url: string }[] };
+  assert.equal(catalog.entries[0].type, "application/mcp-server-card+json");
+  const cardPath = new URL(catalog.entries[0].url).pathname;
+  assert.equal(cardPath, "/mcp/server-card");
+  const cardRes = await fetch(`${sidecar.url}${cardPath}`);
+  assert.match(cardRes.headers.get("content-type") ?? "", /^application\/mcp-server-card\+json/);
+  const card = (await cardRes.json()) as {
+    name: string;
+    remotes: { type: string; url: string; supportedProtocolVersions: string[] }[];
+  };
+  assert.match(card.name, /^[a-z0-9.-]+\/reviews$/);
+  assert.equal(card.remotes[0].type, "streamable-http");
+  assert.equal(new URL(card.remotes[0].url).pathname, "/mcp");
+  assert.deepEqual(card.remotes[0].supportedProtocolVersions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
+  const openapi = (await (await fetch(`${sidecar.url}/.well-known/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+  };
+  for (const path of ["/mcp", "/mcp/server-card", "/.well-known/mcp/catalog.json"])
+    assert.ok(openapi.paths[path], path);
+});
