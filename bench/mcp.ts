@@ -1,9 +1,9 @@
 // MCP benchmarks, called from bench/run.ts: tools/call search_reviews against the REST search in both protocol
 // eras, and a soak of many requests in one legacy session with the sidecar's RSS sampled along the way.
 // Loopback only.
-import { spawnSync } from "node:child_process";
 import { Agent, request } from "undici";
 import type { LoadResult } from "./lib/load.ts";
+import { rssMb } from "./lib/rss.ts";
 
 export const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -11,12 +11,6 @@ export const MODERN_META = {
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
 };
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-
-export function rssMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = spawnSync("cat", [`/proc/${pid}/status`], { encoding: "utf8" }).stdout;
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
 
 /** A legacy session (2025-11-25): initialize, notifications/initialized; returns the headers to send after. */
 export async function legacySession(url: string): Promise<Record<string, string>> {
@@ -115,4 +109,59 @@ export async function mcpSoak(url: string, pid: number | undefined, total = 30_0
   }
   await agent.close();
   return { samples, failures, seconds: (Date.now() - t0) / 1000 };
+}
+
+type Table = (head: string[], rows: (string | number)[][]) => string;
+type Fmt = (x: number, d?: number) => string;
+
+/** RESULTS.md section: MCP search in both eras against the REST search. */
+export async function mcpSearchReport(url: string, measure: Measure, h: { table: Table; fmt: Fmt }) {
+  const args = { rating: 5, limit: 20 };
+  const { legacy, modern, rest } = await mcpAgainstRest(url, measure, args);
+  const row = (name: string, r: LoadResult) => [
+    name,
+    h.fmt(r.rps, 0),
+    `${h.fmt(r.rps / rest.rps, 2)}x`,
+    h.fmt(r.p50),
+    h.fmt(r.p99),
+    r.non2xx + r.errors,
+  ];
+  return [
+    "## MCP tools/call search_reviews against the REST search (rating=5, limit=20)",
+    "",
+    "Aim (issue 15): MCP >= 0.6x REST. 2026-07-28: one request with the `_meta` envelope and routing headers, no session. 2025-11-25: inside one session.",
+    "",
+    h.table(
+      ["endpoint", "req/s", "of REST", "p50 ms", "p99 ms", "errors"],
+      [row("MCP 2026-07-28 (stateless)", modern), row("MCP 2025-11-25 (session)", legacy), row("REST", rest)],
+    ),
+    "",
+  ];
+}
+
+/** Growth allowed between the sample after warm-up (5,000 requests) and the last one. */
+export const SOAK_BOUND_MB = 50;
+
+/** RESULTS.md section: the RSS curve of many requests in one legacy session. */
+export async function mcpSoakReport(
+  url: string,
+  pid: number | undefined,
+  total: number,
+  h: { table: Table; fmt: Fmt },
+) {
+  const soak = await mcpSoak(url, pid, total);
+  const warm = soak.samples.find((s) => s.requests >= 5000) ?? soak.samples[1];
+  const last = soak.samples[soak.samples.length - 1];
+  const growth = last.rssMb - warm.rssMb;
+  return [
+    `## MCP soak: ${total.toLocaleString("en")} requests in one 2025-11-25 session (ping and search_reviews alternating, 16 in flight)`,
+    "",
+    `RSS growth from ${warm.requests.toLocaleString("en")} requests to the end: ${h.fmt(growth, 1)} MB (bound ${SOAK_BOUND_MB} MB: ${growth <= SOAK_BOUND_MB ? "held" : "MISSED"}); ${soak.failures} non-200 answers; ${h.fmt(total / soak.seconds, 0)} req/s. Before the fix (v1 SDK session transport) 30,000 pings added 299 MB and 30,000 searches 1,403 MB, growing without bound.`,
+    "",
+    h.table(
+      ["requests", "RSS MB"],
+      soak.samples.map((s) => [s.requests, h.fmt(s.rssMb, 0)]),
+    ),
+    "",
+  ];
 }
