@@ -42,7 +42,7 @@ export function createMcpServer(deps: McpServerDeps): Server {
     if (!outcome.ok)
       return { isError: true, content: [{ type: "text", text: JSON.stringify({ issues: outcome.issues }) }] };
     const value = outcome.value as Record<string, unknown>;
-    return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+    return { content: [{ type: "text", text: outcome.text ?? JSON.stringify(value) }], structuredContent: value };
   });
   server.setRequestHandler("resources/list", () => ({ resources }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates }));
