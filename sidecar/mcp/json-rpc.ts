@@ -52,9 +52,16 @@ export function classifyBody(body: unknown): Classified {
   }
   if (body.length === 0)
     return { ok: false, problem: { code: -32600, message: "Invalid Request: empty batch", id: null } };
+  const ids = new Set<RpcId>();
   for (const item of body) {
     const problem = messageProblem(item);
     if (problem) return { ok: false, problem: { ...problem, message: `${problem.message} (in the batch)` } };
+    const id = (item as RpcMessage).id;
+    if (id !== undefined && (item as RpcMessage).method !== undefined) {
+      if (ids.has(id))
+        return { ok: false, problem: { code: -32600, message: `Invalid Request: id ${id} twice in the batch`, id } };
+      ids.add(id);
+    }
   }
   return { ok: true, batch: true, messages: body as RpcMessage[] };
 }

@@ -1,10 +1,10 @@
 // 2025-era traffic (2025-11-25, 2025-06-18, 2025-03-26): initialize hands out a signed session id, later
-// requests must bring it back, and each request is answered by a fresh server over a stateless transport
+// requests must bring it back, and each POST is answered by a fresh server over a one-exchange transport
 // (nothing accumulates per request, unlike a session-long transport, and any instance can answer).
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Request, Response } from "express";
 import type { McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
+import { ExchangeTransport } from "./exchange-transport.ts";
 import { BATCH_REVISIONS, type Classified, idOf } from "./json-rpc.ts";
 import { LEGACY_REVISIONS } from "./revisions.ts";
 import { rpcError } from "./rpc-error.ts";
@@ -12,16 +12,38 @@ import type { SessionRegistry } from "./session-registry.ts";
 
 const SESSION_HEADER = "mcp-session-id";
 
-async function serveStateless(deps: McpServerDeps, req: Request, res: Response): Promise<void> {
+const ACCEPTS = ["application/json", "text/event-stream"];
+
+/** Answers the messages of one POST with a fresh server over a one-exchange transport. */
+async function serve(deps: McpServerDeps, res: Response, body: Classified & { ok: true }): Promise<void> {
   const server = createMcpServer(deps);
-  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new ExchangeTransport();
+  await server.connect(transport);
   try {
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const answers = await transport.exchange(body.batch ? body.messages : [body.message]);
+    if (answers.length === 0) res.status(202).end();
+    else
+      res
+        .status(200)
+        .type("application/json")
+        .send(JSON.stringify(body.batch ? answers : answers[0]));
   } finally {
-    await transport.close();
     await server.close();
   }
+}
+
+/** What the streamable HTTP transport of the 2025 revisions requires of every POST. */
+function transportProblem(req: Request): [number, string] | undefined {
+  const accept = req.headers.accept ?? "";
+  if (!ACCEPTS.every((t) => accept.includes(t)))
+    return [406, "Not Acceptable: the client must accept both application/json and text/event-stream"];
+  const version = req.headers["mcp-protocol-version"];
+  if (version !== undefined && !LEGACY_REVISIONS.includes(String(version)))
+    return [
+      400,
+      `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${LEGACY_REVISIONS.join(", ")})`,
+    ];
+  return undefined;
 }
 
 /** The revision initialize will settle on: the client's when we speak it, else our newest 2025 one. */
@@ -32,6 +54,11 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
   return async (req: Request, res: Response, body: Classified & { ok: true }): Promise<void> => {
     const first = body.batch ? body.messages[0] : body.message;
     const id = idOf(first);
+    const problem = transportProblem(req);
+    if (problem) {
+      rpcError(res, problem[0], -32000, problem[1], id);
+      return;
+    }
     if (!body.batch && body.message.method === "initialize") {
       const opened = sessions.open(clientOf(req), negotiated(body.message.params?.protocolVersion));
       if (!opened.ok) {
@@ -43,7 +70,7 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
         return;
       }
       res.setHeader("Mcp-Session-Id", opened.id);
-      await serveStateless(deps, req, res);
+      await serve(deps, res, body);
       return;
     }
     const sessionId = req.headers[SESSION_HEADER];
@@ -62,7 +89,7 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
     }
     const messages = body.batch ? body.messages : [body.message];
     if (messages.some((m) => m.method === "notifications/initialized")) sessions.markInitialized(sessionId);
-    await serveStateless(deps, req, res);
+    await serve(deps, res, body);
   };
 }
 

@@ -18,6 +18,7 @@ export interface SessionLimits {
 
 interface Entry {
   client: string;
+  version: string;
   issuedAt: number;
   lastSeen: number;
   initialized: boolean;
@@ -60,27 +61,28 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
       if (live.size >= limits.maxSessions) return { ok: false, reason: "too_many" };
       if ((perClient.get(client) ?? 0) >= limits.maxPerClient) return { ok: false, reason: "too_many_for_client" };
       const id = tokens.issue(version, now);
-      track(id, { client, issuedAt: now, lastSeen: now, initialized: false });
+      track(id, { client, version, issuedAt: now, lastSeen: now, initialized: false });
       return { ok: true, id };
     },
 
     /** A session id sent back: genuine, not ended, not too old. A genuine id issued by another instance is adopted. */
     async resolve(id: string, client: string, now = Date.now()): Promise<ResolveOutcome> {
+      // A tracked id was verified when it was issued or adopted: no HMAC on the hot path.
+      const entry = live.get(id);
+      if (entry) {
+        if (expired(entry, now) || now - entry.issuedAt > MCP_SESSION_MAX_AGE_MS) {
+          await end(id, entry.issuedAt);
+          return { ok: false };
+        }
+        entry.lastSeen = now;
+        return { ok: true, claims: { version: entry.version, issuedAt: entry.issuedAt } };
+      }
       const claims = tokens.verify(id);
       if (!claims || now - claims.issuedAt > MCP_SESSION_MAX_AGE_MS) return { ok: false };
-      const entry = live.get(id);
-      if (entry && expired(entry, now)) {
-        await end(id, entry.issuedAt);
-        return { ok: false };
-      }
-      if (entry) {
-        entry.lastSeen = now;
-        return { ok: true, claims };
-      }
       if (await revocations.isRevoked(id)) return { ok: false };
       // Adopted ids count like our own while there is room; beyond it they are served without bookkeeping.
       if (live.size < limits.maxSessions && (perClient.get(client) ?? 0) < limits.maxPerClient)
-        track(id, { client, issuedAt: claims.issuedAt, lastSeen: now, initialized: true });
+        track(id, { client, version: claims.version, issuedAt: claims.issuedAt, lastSeen: now, initialized: true });
       return { ok: true, claims };
     },
 
