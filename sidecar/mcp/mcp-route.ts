@@ -39,6 +39,8 @@ export interface McpOptions {
   config: McpConfig;
   /** Shared with the other instances when they share PostgreSQL; in memory otherwise. */
   revocations?: RevocationStore;
+  /** Hook for the metrics module (issue 12): MCP requests by method and protocol era. */
+  onRequest?: (method: string, era: "modern" | "legacy") => void;
 }
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
@@ -113,7 +115,9 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     const bad = (body.batch ? body.messages : [body.message]).map(paramsProblem).find(Boolean);
     // 200, as the SDK answers errors raised while handling a request.
     if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
-    if (!body.batch && isModern(req, body.message)) return modernNode(req, res, req.body);
+    const era = !body.batch && isModern(req, body.message) ? "modern" : "legacy";
+    for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
+    if (era === "modern") return modernNode(req, res, req.body);
     await legacy(req, res, body);
   };
 

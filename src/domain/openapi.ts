@@ -238,6 +238,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           tags: ["mcp"],
           responses: {
             200: { description: "MCP Catalog", content: { "application/json": { schema: { type: "object" } } } },
+            414: { $ref: "#/components/responses/UriTooLong" },
           },
         },
       },
@@ -250,6 +251,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               description: "Server Card",
               content: { [MCP_SERVER_CARD_MEDIA_TYPE]: { schema: { type: "object" } } },
             },
+            414: { $ref: "#/components/responses/UriTooLong" },
           },
         },
       },
