@@ -27,12 +27,26 @@ export class ExchangeTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Delivers the messages; resolves with the answers to its requests, in order (none for notifications). */
-  exchange(messages: RpcMessage[]): Promise<JSONRPCMessage[]> {
-    const answers = messages
-      .filter((m) => m.method !== undefined && m.id !== undefined)
-      .map((m) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(m.id as RpcId, resolve)));
+  /**
+   * Delivers the messages; resolves with the answers to its requests, in order (none for notifications).
+   * A request the server leaves unanswered (it should not happen: the route only lets well-formed messages
+   * through) is answered -32603 after `timeoutMs` rather than holding the connection forever.
+   */
+  async exchange(messages: RpcMessage[], timeoutMs = 10_000): Promise<JSONRPCMessage[]> {
+    const requests = messages.filter((m) => m.method !== undefined && m.id !== undefined);
+    const answers = requests.map(
+      (m) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(m.id as RpcId, resolve)),
+    );
+    const timer = setTimeout(() => {
+      for (const [id, resolve] of this.waiting)
+        resolve({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error: the request got no answer" } });
+      this.waiting.clear();
+    }, timeoutMs);
     for (const m of messages) this.onmessage?.(m as JSONRPCMessage);
-    return Promise.all(answers);
+    try {
+      return await Promise.all(answers);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -33,6 +33,7 @@ export function messageProblem(value: unknown): RpcProblem | undefined {
   if ("method" in value) {
     if (typeof value.method !== "string" || value.method === "") return invalid('"method" must be a non-empty string');
     if ("params" in value && !isObject(value.params)) return invalid('"params" must be an object');
+    if ("result" in value || "error" in value) return invalid('a request has no "result" or "error"');
     return undefined;
   }
   if (!("id" in value)) return invalid('a message needs "method" (request or notification) or "id" (response)');

@@ -8,6 +8,12 @@ const meta = { _meta: z.record(z.string(), z.unknown()).optional() };
 const paginated = z.looseObject({ ...meta, cursor: z.string().optional() });
 
 const PARAMS: Record<string, z.ZodType> = {
+  initialize: z.looseObject({
+    ...meta,
+    protocolVersion: z.string(),
+    capabilities: z.record(z.string(), z.unknown()),
+    clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+  }),
   "tools/list": paginated,
   "resources/list": paginated,
   "resources/templates/list": paginated,

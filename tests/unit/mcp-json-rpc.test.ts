@@ -33,6 +33,7 @@ test("valid JSON that is not a message is -32600, echoing a usable id", () => {
     [{ jsonrpc: "2.0", id: 9, method: "ping", params: [1] }, 9],
     [{ jsonrpc: "2.0", id: { a: 1 }, method: "ping" }, null],
     [{ jsonrpc: "2.0", id: 10, result: {}, error: {} }, 10],
+    [{ jsonrpc: "2.0", id: 11, method: "ping", result: {} }, 11],
   ];
   for (const [body, id] of cases) {
     const out = classifyBody(body);
