@@ -112,10 +112,10 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
   const handlePost: RequestHandler = async (req, res) => {
     const body = classifyBody(req.body);
     if (!body.ok) return rpcError(res, 400, body.problem.code, body.problem.message, body.problem.id);
-    const bad = (body.batch ? body.messages : [body.message]).map(paramsProblem).find(Boolean);
+    const era = !body.batch && isModern(req, body.message) ? "modern" : "legacy";
+    const bad = (body.batch ? body.messages : [body.message]).map((m) => paramsProblem(m, era)).find(Boolean);
     // 200, as the SDK answers errors raised while handling a request.
     if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
-    const era = !body.batch && isModern(req, body.message) ? "modern" : "legacy";
     for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
     if (era === "modern") return modernNode(req, res, req.body);
     await legacy(req, res, body);

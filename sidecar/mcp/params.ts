@@ -26,8 +26,12 @@ const PARAMS: Record<string, z.ZodType> = {
 const describe = (issue: z.core.$ZodIssue) =>
   `params.${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`;
 
-/** -32602 with a readable message when a served method's params have the wrong shape; undefined otherwise. */
-export function paramsProblem(message: RpcMessage): RpcProblem | undefined {
+/**
+ * -32602 with a readable message when a served method's params have the wrong shape; undefined otherwise.
+ * 2026-07-28 has no initialize (the SDK answers it -32601), so that check is for the 2025 revisions only.
+ */
+export function paramsProblem(message: RpcMessage, era: "modern" | "legacy" = "legacy"): RpcProblem | undefined {
+  if (era === "modern" && message.method === "initialize") return undefined;
   const schema = message.method !== undefined && message.id !== undefined ? PARAMS[message.method] : undefined;
   if (!schema) return undefined;
   const parsed = schema.safeParse(message.params ?? {});
