@@ -102,7 +102,9 @@ for (const mode of MODES) {
           { r: true, i: true, o: false },
         );
       }
-      const search = tools.find((t) => t.name === "search_reviews");
+      // Strict clients (Inspector --strict) warn on type arrays such as ["string", "null"].
+    assert.doesNotMatch(JSON.stringify(tools), /"type":\[/);
+    const search = tools.find((t) => t.name === "search_reviews");
       const props = search?.inputSchema.properties as Record<string, { maximum?: number; default?: number }>;
       assert.equal(props.limit.maximum, 100);
       assert.equal(props.limit.default, 20);
