@@ -103,8 +103,8 @@ for (const mode of MODES) {
         );
       }
       // Strict clients (Inspector --strict) warn on type arrays such as ["string", "null"].
-    assert.doesNotMatch(JSON.stringify(tools), /"type":\[/);
-    const search = tools.find((t) => t.name === "search_reviews");
+      assert.doesNotMatch(JSON.stringify(tools), /"type":\[/);
+      const search = tools.find((t) => t.name === "search_reviews");
       const props = search?.inputSchema.properties as Record<string, { maximum?: number; default?: number }>;
       assert.equal(props.limit.maximum, 100);
       assert.equal(props.limit.default, 20);
