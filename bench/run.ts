@@ -16,6 +16,8 @@ import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
 import { incrementalBench } from "./incremental.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
+import { rssMb } from "./lib/rss.ts";
+import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
 import { reloadBench } from "./reload.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -276,52 +278,7 @@ async function httpBench(dist: string, n: number) {
     );
 
     log("MCP vs REST");
-    const init = await fetch(`${sidecar.url}/mcp`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-      }),
-    });
-    const session = init.headers.get("mcp-session-id") as string;
-    const mcpHeaders = {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      "Mcp-Session-Id": session,
-      "MCP-Protocol-Version": "2025-06-18",
-    };
-    await fetch(`${sidecar.url}/mcp`, {
-      method: "POST",
-      headers: mcpHeaders,
-      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    });
-    const mcp = await measure(`${sidecar.url}/mcp`, {
-      method: "POST",
-      headers: mcpHeaders,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "search_reviews", arguments: { rating: 5, limit: 20 } },
-      }),
-    });
-    const rest = await measure(`${sidecar.url}/api/reviews/search?rating=5&limit=20`);
-    report.push(
-      "## MCP tools/call search_reviews against the REST search (rating=5, limit=20)",
-      "",
-      table(
-        ["endpoint", "req/s", "p50 ms", "p99 ms", "errors"],
-        [
-          ["MCP", fmt(mcp.rps, 0), fmt(mcp.p50), fmt(mcp.p99), mcp.non2xx + mcp.errors],
-          ["REST", fmt(rest.rps, 0), fmt(rest.p50), fmt(rest.p99), rest.non2xx + rest.errors],
-          ["ratio MCP / REST", `${fmt(mcp.rps / rest.rps, 2)}x`, "", "", ""],
-        ],
-      ),
-      "",
-    );
+    report.push(...(await mcpSearchReport(sidecar.url, measure, { table, fmt })));
   } finally {
     await sidecar.stop();
   }
@@ -490,12 +447,30 @@ async function fanoutBench() {
   );
 }
 
+// MCP memory under load (issue 11): one session, many requests, RSS sampled (bench/mcp.ts).
+async function mcpSoakBench(dist: string) {
+  log("MCP soak");
+  const sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    DATA_DIR: join(WORK, "data-soak"),
+    BASE_URL: BASE,
+    LOG_LEVEL: "warn",
+    PORT: String(await freePort()),
+  });
+  try {
+    report.push(...(await mcpSoakReport(sidecar.url, sidecar.child.pid, 30_000, { table, fmt })));
+  } finally {
+    await sidecar.stop();
+  }
+}
+
 await mkdir(WORK, { recursive: true });
 const started = new Date();
 const dists = await buildBench();
 const largest = Math.max(...SIZES);
 await httpBench(dists.get(largest) as string, largest);
 await processBench(dists);
+await mcpSoakBench(dists.get(Math.min(...SIZES)) as string);
 await fanoutBench();
 report.push(...(await pipelineAbuseBench(dists.get(10000) as string, 10000, await freePort())));
 const header = [

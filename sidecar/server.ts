@@ -24,14 +24,7 @@ export interface RunningSidecar {
 
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
   const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
-  const mcp = createMcpRouter({
-    store,
-    baseUrl: config.BASE_URL,
-    logger,
-    version: API_VERSION,
-    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
-    maxSessions: config.MCP_MAX_SESSIONS,
-  });
+  const mcp = createMcpRouter({ store, logger, version: API_VERSION, config });
   const hub = createHub({ config, builds: store, logger });
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,

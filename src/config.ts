@@ -35,7 +35,10 @@ export const ConfigSchema = z
     HUB_RATE_LIMIT_PER_CLIENT: positiveInt.default(60),
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
-    MCP_MAX_SESSIONS: positiveInt.default(1000),
+    MCP_MAX_SESSIONS: positiveInt.default(10000),
+    MCP_MAX_SESSIONS_PER_CLIENT: positiveInt.default(20),
+    MCP_UNINITIALIZED_SESSION_SECONDS: positiveInt.default(30),
+    MCP_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Tests only: makes the build kill itself at a point where a crash must not lose the output. */
     BUILD_TEST_FAULT: z.enum(["kill-between-renames"]).optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

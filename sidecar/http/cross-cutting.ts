@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
-import { CORS_HEADERS, PREFLIGHT_HEADERS } from "../../src/domain/static-headers.ts";
+import { allowHeadersFor, CORS_HEADERS, PREFLIGHT_HEADERS } from "../../src/domain/static-headers.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./errors.ts";
 
@@ -23,6 +23,7 @@ export const cors: RequestHandler = (req, res, next) => {
   setCorsHeaders(res);
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
     for (const [name, value] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(name, value);
+    res.setHeader("Access-Control-Allow-Headers", allowHeadersFor(req.headers["access-control-request-headers"]));
     res.status(204).end();
     return;
   }

@@ -1,91 +1,56 @@
-// One MCP server per session, over the current build. Tools, resources and prompts are read-only.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+// One low-level MCP server over the current build, created per request (both protocol eras): it holds no
+// state between requests, so memory per request is bounded and any instance can answer any request.
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
-import { REVIEW_TEMPLATE, readResource, staticResources } from "./resources.ts";
-import { TOOLS } from "./tools/index.ts";
-import { READ_ONLY } from "./tools/tool.ts";
+import { readResource, resourceTemplates, staticResources } from "./resources.ts";
+import { SUPPORTED_REVISIONS } from "./revisions.ts";
+import { TOOL_LIST, TOOLS } from "./tools/index.ts";
 
-type JsonObjectSchema = { type: "object"; [k: string]: unknown };
+export interface McpServerDeps {
+  store: BuildStore;
+  baseUrl: string;
+  version: string;
+}
 
-/** MCP wants `type: "object"` at the top: a schema registered with an id comes back as a $ref, so inline it. */
-const jsonSchema = (schema: z.ZodType, io: "input" | "output"): JsonObjectSchema => {
-  const generated = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  const { $schema: _ignored, $ref, $defs, ...rest } = generated;
-  const defs = ($defs ?? {}) as Record<string, object>;
-  const top = typeof $ref === "string" ? defs[$ref.replace("#/$defs/", "")] : rest;
-  return { ...top, ...($defs ? { $defs } : {}) } as JsonObjectSchema;
-};
+const INSTRUCTIONS =
+  "Read-only access to one business's verified customer reviews. Start with get_business for ids, then search_reviews or get_insights.";
 
-// Generated once: the schemas never change while the process runs.
-const TOOL_LIST = TOOLS.map((t) => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: jsonSchema(t.input, "input"),
-  outputSchema: jsonSchema(t.output, "output"),
-  annotations: { title: t.title, ...READ_ONLY },
-}));
-
-export function createMcpServer(deps: { store: BuildStore; baseUrl: string; version: string }): Server {
+export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(
     { name: "reviews-publication-service", title: "Verified customer reviews", version: deps.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions:
-        "Read-only access to one business's verified customer reviews. Start with get_business for ids, then search_reviews or get_insights.",
+      instructions: INSTRUCTIONS,
+      supportedProtocolVersions: SUPPORTED_REVISIONS,
     },
   );
+  const resources = staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler("tools/list", () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler("tools/call", (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool ${request.params.name}; tools/list names them`,
+      );
     const args = parseQuery(tool.input, (request.params.arguments ?? {}) as Record<string, unknown>);
     const outcome = args.ok ? tool.run(deps.store.current(), args.value) : args;
-    if (!outcome.ok) {
-      // No structuredContent here: clients validate it against the tool's outputSchema, which describes success.
+    // No structuredContent on failure: clients validate it against the outputSchema, which describes success.
+    if (!outcome.ok)
       return { isError: true, content: [{ type: "text", text: JSON.stringify({ issues: outcome.issues }) }] };
-    }
     const value = outcome.value as Record<string, unknown>;
-    return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+    return { content: [{ type: "text", text: outcome.text ?? JSON.stringify(value) }], structuredContent: value };
   });
-
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r),
-  }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: REVIEW_TEMPLATE,
-        name: "review",
-        title: "One review",
-        description: "A verified review by id, as JSON",
-        mimeType: "application/json",
-      },
-    ],
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  server.setRequestHandler("resources/list", () => ({ resources }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates }));
+  server.setRequestHandler("resources/read", (request) =>
     readResource(deps.store.current(), deps.baseUrl, request.params.uri),
   );
-
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler("prompts/list", () => ({ prompts: PROMPTS }));
+  server.setRequestHandler("prompts/get", (request) =>
     getPrompt(deps.store.current(), request.params.name, request.params.arguments),
   );
   return server;

@@ -1,114 +1,123 @@
-// POST/DELETE /mcp: streamable HTTP with JSON responses, one transport per session. This file owns what the
-// SDK's transport does not: Origin and Host checks, the body limit, JSON-RPC parse errors, session lookup,
-// expiry and the cap.
-import { randomUUID } from "node:crypto";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
+// /mcp: what the SDK does not do for us. The Host check (DNS rebinding), the content type, the body limit,
+// the JSON-RPC shape of the body, then the era: 2026-07-28 requests (the _meta envelope) go to the SDK's
+// stateless handler, 2025 ones to the legacy leg with its signed sessions.
+import { createHmac, randomBytes } from "node:crypto";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
+import type { Config } from "../../src/config.ts";
 import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
+import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Logger } from "../logger.ts";
-import { createMcpServer } from "./create-mcp-server.ts";
-import { memorySessionStore, type SessionStore } from "./session-store.ts";
+import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
+import { createMcpDiscoveryRouter } from "./discovery-route.ts";
+import { classifyBody, type RpcMessage } from "./json-rpc.ts";
+import { endSession, legacyLeg } from "./legacy-leg.ts";
+import { paramsProblem } from "./params.ts";
+import { MODERN_REVISIONS } from "./revisions.ts";
+import { memoryRevocationStore, type RevocationStore } from "./revocation-store.ts";
+import { rpcError } from "./rpc-error.ts";
+import { sessionRegistry } from "./session-registry.ts";
+import { sessionTokens } from "./session-token.ts";
+
+type McpConfig = Pick<
+  Config,
+  | "BASE_URL"
+  | "MCP_SESSION_IDLE_SECONDS"
+  | "MCP_UNINITIALIZED_SESSION_SECONDS"
+  | "MCP_MAX_SESSIONS"
+  | "MCP_MAX_SESSIONS_PER_CLIENT"
+  | "MCP_SESSION_SECRET"
+>;
 
 export interface McpOptions {
   store: BuildStore;
-  baseUrl: string;
   logger: Logger;
   version: string;
-  sessions?: SessionStore;
-  idleMs?: number;
-  maxSessions?: number;
-}
-
-function rpcError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}) {
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.status(status).json({ jsonrpc: "2.0", id: null, error: { code, message } });
+  config: McpConfig;
+  /** Shared with the other instances when they share PostgreSQL; in memory otherwise. */
+  revocations?: RevocationStore;
+  /** Hook for the metrics module (issue 12): MCP requests by method and protocol era. */
+  onRequest?: (method: string, era: "modern" | "legacy") => void;
 }
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
-/** DNS-rebinding and cross-site protection (MCP transport security): Origin and Host must be ours. */
-function guard(baseUrl: string): RequestHandler {
+/**
+ * DNS rebinding: a page on a hostile name that resolves to this server must not reach it, so the Host must
+ * be ours. Origin is not checked: the data is public and read-only, so any site may call /mcp (CORS).
+ */
+function hostGuard(baseUrl: string): RequestHandler {
   const base = new URL(baseUrl);
   return (req, res, next) => {
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== base.origin) {
-      rpcError(res, 403, -32600, `Origin ${origin} is not allowed; only ${base.origin} may call /mcp from a browser`);
-      return;
-    }
     const host = (req.headers.host ?? "").toLowerCase();
     const port = req.socket.localPort;
-    const allowed = host === base.host || LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`);
-    if (!allowed) {
-      rpcError(res, 403, -32600, `Host ${host || "(none)"} is not allowed; use ${base.host}`);
-      return;
-    }
-    next();
+    if (host === base.host || LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`)) return next();
+    rpcError(res, 403, -32600, `Host ${host || "(none)"} is not allowed; use ${base.host}`);
   };
 }
 
-export function createMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
-  const sessions = opts.sessions ?? memorySessionStore();
-  const idleMs = opts.idleMs ?? 30 * 60_000;
-  const maxSessions = opts.maxSessions ?? 1000;
-  const router = Router();
+const jsonContentType: RequestHandler = (req, res, next) => {
+  if (req.is("application/json")) return next();
+  rpcError(res, 415, -32600, "Unsupported Media Type: send Content-Type: application/json");
+};
 
-  const closeSession = (s: { transport: StreamableHTTPServerTransport; server: { close(): Promise<void> } }) =>
-    s.transport
-      .close()
-      .then(() => s.server.close())
-      .catch(() => undefined);
-  const sweeper = setInterval(
-    () => {
-      const idle = sessions.takeIdle(Date.now() - idleMs);
-      for (const s of idle) void closeSession(s);
-      if (idle.length) opts.logger.info({ event: "mcp.sessions_expired", count: idle.length });
-    },
-    Math.min(idleMs, 60_000),
-  );
+/**
+ * A 2026-07-28 request: it carries the protocol-version claim in _meta, or names a modern revision, or is
+ * server/discover (which only the modern revision defines; without a claim the SDK says which it serves).
+ */
+function isModern(req: Request, message: RpcMessage): boolean {
+  const header = req.headers["mcp-protocol-version"];
+  if (typeof header === "string" && MODERN_REVISIONS.includes(header)) return true;
+  if (message.method === "server/discover") return true;
+  const meta = message.params?._meta;
+  return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/** A key every instance derives the same way from the configured secret; a random one for a lone instance. */
+const sessionKey = (secret: string | undefined) =>
+  secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : randomBytes(32);
+
+export function createMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
+  const { config } = opts;
+  const deps: McpServerDeps = { store: opts.store, baseUrl: config.BASE_URL, version: opts.version };
+  const revocations = opts.revocations ?? memoryRevocationStore();
+  const sessions = sessionRegistry(sessionTokens(sessionKey(config.MCP_SESSION_SECRET)), revocations, {
+    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
+    uninitializedMs: config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000,
+    maxSessions: config.MCP_MAX_SESSIONS,
+    maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
+  });
+  const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+  const onerror = (error: Error) => opts.logger.warn({ event: "mcp.error", err: error.message });
+  const modern = createMcpHandler(() => createMcpServer(deps), {
+    legacy: "reject",
+    // "auto" answers JSON unless a handler streams; ours never do.
+    responseMode: "auto",
+    maxRequestBodySize: MCP_MAX_BODY_BYTES,
+    onerror,
+  });
+  const modernNode = toNodeHandler(modern);
+  const legacy = legacyLeg(deps, sessions, clientOf);
+
+  const sweepEvery = Math.min(config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000, 60_000);
+  const sweeper = setInterval(async () => {
+    const count = await sessions.sweep().catch(() => 0);
+    if (count) opts.logger.info({ event: "mcp.sessions_expired", count, live: sessions.size() });
+  }, sweepEvery);
   sweeper.unref();
 
-  const sessionOf = (req: Request) => {
-    const id = req.headers["mcp-session-id"];
-    return typeof id === "string" ? id : undefined;
-  };
-
-  const handle: RequestHandler = async (req, res) => {
-    const id = sessionOf(req);
-    if (id) {
-      const session = sessions.get(id);
-      if (!session) {
-        rpcError(res, 404, -32001, "Session not found: it ended or expired; send initialize again");
-        return;
-      }
-      session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res, req.body);
-      return;
-    }
-    if (req.method !== "POST" || !isInitializeRequest(req.body)) {
-      rpcError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first to get one)");
-      return;
-    }
-    if (sessions.size() >= maxSessions) {
-      rpcError(res, 503, -32000, "Too many live sessions; try again later", { "Retry-After": "60" });
-      return;
-    }
-    const server = createMcpServer(opts);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server, lastSeen: Date.now() });
-        opts.logger.info({ event: "mcp.session_started", sessions: sessions.size() });
-      },
-      onsessionclosed: (sid) => {
-        sessions.delete(sid);
-        void server.close();
-      },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+  const handlePost: RequestHandler = async (req, res) => {
+    const body = classifyBody(req.body);
+    if (!body.ok) return rpcError(res, 400, body.problem.code, body.problem.message, body.problem.id);
+    const era = !body.batch && isModern(req, body.message) ? "modern" : "legacy";
+    const bad = (body.batch ? body.messages : [body.message]).map((m) => paramsProblem(m, era)).find(Boolean);
+    // 200, as the SDK answers errors raised while handling a request.
+    if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
+    for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
+    if (era === "modern") return modernNode(req, res, req.body);
+    await legacy(req, res, body);
   };
 
   const parseErrors: ErrorRequestHandler = (err, _req, res, next) => {
@@ -120,23 +129,32 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     next(err);
   };
 
-  router.all("/mcp", guard(opts.baseUrl));
-  router.get("/mcp", (_req, res) =>
-    rpcError(res, 405, -32000, "This server sends JSON responses only; it opens no SSE stream", {
+  const router = Router();
+  router.use(createMcpDiscoveryRouter(config.BASE_URL, opts.version));
+  router.all(MCP_PATH, hostGuard(config.BASE_URL));
+  router.get(MCP_PATH, (_req, res) =>
+    rpcError(res, 405, -32000, "This server sends JSON responses only; it opens no SSE stream", null, {
       Allow: "POST, DELETE",
     }),
   );
-  router.post("/mcp", express.json({ limit: MCP_MAX_BODY_BYTES }), handle, parseErrors);
-  router.delete("/mcp", handle);
-  router.all("/mcp", (_req, res) =>
-    rpcError(res, 405, -32000, "Use POST (or DELETE to end a session)", { Allow: "POST, DELETE" }),
+  router.post(
+    MCP_PATH,
+    jsonContentType,
+    express.json({ limit: MCP_MAX_BODY_BYTES, strict: false }),
+    handlePost,
+    parseErrors,
+  );
+  router.delete(MCP_PATH, endSession(sessions, clientOf));
+  router.all(MCP_PATH, (_req, res) =>
+    rpcError(res, 405, -32000, "Use POST (or DELETE to end a session)", null, { Allow: "POST, DELETE" }),
   );
 
   return {
     router,
     async close() {
       clearInterval(sweeper);
-      await Promise.all(sessions.takeAll().map(closeSession));
+      await modern.close();
+      await revocations.close();
     },
   };
 }

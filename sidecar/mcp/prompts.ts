@@ -1,5 +1,5 @@
 // Prompts that start an agent on common questions, with the data they need embedded.
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
 
@@ -24,11 +24,17 @@ export const PROMPTS = [
 
 type Args = Record<string, string | undefined>;
 
+const invalid = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+
 export function getPrompt(snapshot: Snapshot, name: string, args: Args = {}) {
+  const prompt = PROMPTS.find((p) => p.name === name);
+  if (!prompt) throw invalid(`Unknown prompt ${name}; prompts/list names them`);
+  for (const a of prompt.arguments)
+    if (a.required && !args[a.name]) throw invalid(`Missing required argument "${a.name}" for prompt ${name}`);
   if (name === "summarize_technician_feedback") {
     const tech = args.technician ?? "";
     const id = snapshot.index.resolveTechnician(tech);
-    if (!id) throw new McpError(ErrorCode.InvalidParams, `Unknown technician "${tech}"; get_business lists them`);
+    if (!id) throw invalid(`Unknown technician "${tech}"; get_business lists them`);
     const since = args.since && /^\d{4}-\d{2}-\d{2}$/.test(args.since) ? args.since : undefined;
     const out = searchReviews(snapshot.index, { mentions_technician: id, limit: 30, ...(since ? { since } : {}) });
     const reviews = out.ok ? out.result.reviews : [];
@@ -48,7 +54,7 @@ export function getPrompt(snapshot: Snapshot, name: string, args: Args = {}) {
   }
   if (name === "draft_owner_response") {
     const review = snapshot.index.byId.get(args.review_id ?? "");
-    if (!review) throw new McpError(ErrorCode.InvalidParams, `No published review has the id ${args.review_id}`);
+    if (!review) throw invalid(`No published review has the id ${args.review_id}`);
     const b = snapshot.dataset.business;
     return {
       description: `Reply to review ${review.id}`,
@@ -63,5 +69,5 @@ export function getPrompt(snapshot: Snapshot, name: string, args: Args = {}) {
       ],
     };
   }
-  throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${name}`);
+  throw invalid(`Unknown prompt ${name}`);
 }

@@ -1,8 +1,18 @@
 // Resources: the published files, and a template for one review.
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { Snapshot } from "../build-store/snapshot.ts";
 
 export const REVIEW_TEMPLATE = "reviews://review/{id}";
+
+export const resourceTemplates = [
+  {
+    uriTemplate: REVIEW_TEMPLATE,
+    name: "review",
+    title: "One review",
+    description: "A verified review by id, as JSON",
+    mimeType: "application/json",
+  },
+];
 
 export function staticResources(baseUrl: string) {
   return [
@@ -38,12 +48,11 @@ export function readResource(snapshot: Snapshot, baseUrl: string, uri: string) {
   if (review) {
     const id = decodeURIComponent(review[1]);
     const r = snapshot.index.byId.get(id);
-    if (!r) throw new McpError(ErrorCode.InvalidParams, `No published review has the id ${id}`);
+    if (!r) throw new ResourceNotFoundError(uri, `No published review has the id ${id}`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(r) }] };
   }
   const known = staticResources(baseUrl).find((r) => r.uri === uri);
   const file = known && snapshot.files.get(known.path);
-  if (!known || !file)
-    throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}; resources/list names them`);
+  if (!known || !file) throw new ResourceNotFoundError(uri, `Unknown resource ${uri}; resources/list names them`);
   return { contents: [{ uri, mimeType: known.mimeType, text: file.identity.bytes.toString("utf8") }] };
 }

@@ -2,10 +2,11 @@ import type { RequestHandler } from "express";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
-import { type Ordered, searchPage } from "../../src/domain/search/search-reviews.ts";
+import { type Ordered, type SearchOutcome, searchPage } from "../../src/domain/search/search-reviews.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { PerBuildCache } from "../build-store/per-build-cache.ts";
 import { reviewListBody } from "../build-store/review-list-body.ts";
+import type { Snapshot } from "../build-store/snapshot.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
@@ -13,6 +14,12 @@ import { CACHE_API, sendBytes } from "../http/headers.ts";
 const MATCHES_BUDGET = 2_000_000;
 /** Whole answers kept per build, by query string (a repeated search costs a lookup). */
 const BODY_BYTES = 16 << 20;
+
+/** The search answer as JSON bytes; MCP's search_reviews sends the same bytes as its text block. */
+export function searchBody(snapshot: Snapshot, outcome: SearchOutcome & { ok: true }): Buffer {
+  const { reviews: _objects, ...envelope } = outcome.result;
+  return reviewListBody(snapshot, envelope, outcome.ranks);
+}
 
 export function reviewsSearch(store: BuildStore): RequestHandler {
   const matches = new PerBuildCache<Ordered>(MATCHES_BUDGET, (o) => o.size);

@@ -4,6 +4,13 @@ import "./schemas/published.ts";
 import "./schemas/insights.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
 import { bytesText, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_MAX_BODY_BYTES } from "./limits.ts";
+import {
+  MCP_CATALOG_PATH,
+  MCP_PATH,
+  MCP_REVISIONS,
+  MCP_SERVER_CARD_MEDIA_TYPE,
+  MCP_SERVER_CARD_PATH,
+} from "./mcp-discovery.ts";
 import { ENTITY_KINDS, PAGE_PATHS, REVIEWS_PER_PAGE, SITEMAP_MAX_URLS } from "./pages/site-paths.ts";
 import {
   ErrorBody,
@@ -310,7 +317,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           500: { $ref: "#/components/responses/ServerError" },
         },
       }),
-      "/mcp": {
+      [MCP_PATH]: {
         delete: {
           operationId: "mcpEndSession",
           summary: "End an MCP session",
@@ -329,9 +336,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         post: {
           operationId: "mcpRequest",
           summary: "Model Context Protocol (streamable HTTP, JSON-RPC 2.0)",
-          description:
-            "Protocol 2025-06-18. Send `Accept: application/json, text/event-stream`; `initialize` returns an `Mcp-Session-Id` header to send on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. " +
-            `Bodies over ${bytesText(MCP_MAX_BODY_BYTES)} get 413; a foreign Origin gets 403.`,
+          description: `Revisions ${MCP_REVISIONS.join(", ")}. 2026-07-28 is stateless: every request carries \`_meta\` with \`io.modelcontextprotocol/protocolVersion\` and \`io.modelcontextprotocol/clientCapabilities\` plus the \`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers, \`server/discover\` lists the capabilities, results carry \`resultType\`. The 2025 revisions start with \`initialize\`, whose answer carries an \`Mcp-Session-Id\` header to send on every later request (valid on every instance). Send \`Accept: application/json, text/event-stream\`. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. Any Origin may call (CORS); a foreign Host gets 403. Bodies over ${bytesText(MCP_MAX_BODY_BYTES)} get 413. Discovery: ${MCP_CATALOG_PATH} and ${MCP_SERVER_CARD_PATH}.`,
           tags: ["mcp"],
           requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
           responses: {
@@ -341,7 +346,10 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               description: "Missing session id or bad request (JSON-RPC error)",
               content: { "application/json": { schema: { type: "object" } } },
             },
-            403: { description: "Foreign Origin", content: { "application/json": { schema: { type: "object" } } } },
+            403: {
+              description: "Host is not this server's (DNS-rebinding protection)",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             404: {
               description: "Unknown or ended session",
               content: { "application/json": { schema: { type: "object" } } },
@@ -358,10 +366,37 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               description: "Content-Type is not application/json",
               content: { "application/json": { schema: { type: "object" } } },
             },
+            429: {
+              description: "Too many live sessions from this address (MCP_MAX_SESSIONS_PER_CLIENT); Retry-After",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             503: {
               description: "Too many live sessions (MCP_MAX_SESSIONS); Retry-After says when to try again",
               content: { "application/json": { schema: { type: "object" } } },
             },
+          },
+        },
+      },
+      [MCP_CATALOG_PATH]: {
+        get: {
+          summary: "MCP Catalog: the MCP servers of this origin (server-card extension, SEP-2127)",
+          tags: ["mcp"],
+          responses: {
+            200: { description: "MCP Catalog", content: { "application/json": { schema: { type: "object" } } } },
+            414: { $ref: "#/components/responses/UriTooLong" },
+          },
+        },
+      },
+      [MCP_SERVER_CARD_PATH]: {
+        get: {
+          summary: "MCP Server Card: name, endpoint, transport and protocol revisions",
+          tags: ["mcp"],
+          responses: {
+            200: {
+              description: "Server Card",
+              content: { [MCP_SERVER_CARD_MEDIA_TYPE]: { schema: { type: "object" } } },
+            },
+            414: { $ref: "#/components/responses/UriTooLong" },
           },
         },
       },

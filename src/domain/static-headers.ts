@@ -22,10 +22,23 @@ export const CORS_HEADERS = {
 /** The extra headers of a 204 answer to a CORS preflight (OPTIONS with Access-Control-Request-Method). */
 export const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, HEAD, POST, DELETE",
+  // Mcp-Method and Mcp-Name: the routing headers of MCP 2026-07-28.
   "Access-Control-Allow-Headers":
-    "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
+    "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name",
   "Access-Control-Max-Age": "86400",
 } as const;
+
+/**
+ * The preflight's allowed headers for a request: the fixed list plus the MCP 2026-07-28 `Mcp-Param-{name}`
+ * headers it asks for (one per mirrored argument, so their names cannot be listed in advance).
+ */
+export function allowHeadersFor(requested: string | undefined): string {
+  const mirrored = (requested ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => /^mcp-param-[\w-]+$/i.test(h));
+  return [PREFLIGHT_HEADERS["Access-Control-Allow-Headers"], ...mirrored].join(", ");
+}
 
 /** The file the build writes for static hosts that read Netlify-style header rules. Never served. */
 export const HEADERS_FILE = "_headers";

@@ -1,8 +1,8 @@
-// The MCP endpoint with the SDK's own client over streamable HTTP, plus raw HTTP for protocol edge cases.
+// The MCP endpoint with the SDK's own v2 client over streamable HTTP, in the stateless 2026-07-28 mode and
+// in the 2025 session mode, plus raw HTTP for the legacy protocol's edge cases.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
@@ -11,7 +11,18 @@ import { buildSample } from "../helpers/build.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
 
 let sidecar: RunningSidecar;
-let client: Client;
+const clients: Record<Mode, Client> = {} as Record<Mode, Client>;
+type Mode = "legacy" | "modern";
+const MODES: Mode[] = ["modern", "legacy"];
+
+async function connect(url: string, mode: Mode): Promise<Client> {
+  const client = new Client(
+    { name: `test-client-${mode}`, version: "1.0.0" },
+    { versionNegotiation: { mode: mode === "modern" ? { pin: "2026-07-28" } : "legacy" } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+  return client;
+}
 const ajv = new Ajv2020.default({ strict: false });
 addFormats.default(ajv);
 
@@ -20,7 +31,7 @@ type ToolResult = {
   structuredContent?: Record<string, unknown>;
   content: { type: string; text: string }[];
 };
-const call = async (name: string, args: Record<string, unknown> = {}) =>
+const callWith = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
   (await client.callTool({ name, arguments: args })) as ToolResult;
 
 async function rpc(body: unknown, headers: Record<string, string> = {}, method = "POST") {
@@ -52,158 +63,182 @@ async function rawSession(): Promise<string> {
 
 before(async () => {
   sidecar = await startTestSidecar(await buildSample());
-  client = new Client({ name: "test-client", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${sidecar.url}/mcp`)));
+  for (const mode of MODES) clients[mode] = await connect(sidecar.url, mode);
 });
 after(async () => {
-  await client.close();
+  for (const mode of MODES) await clients[mode].close();
   await sidecar.close();
 });
 
-describe("tools through the SDK client", () => {
-  test("tools/list: five read-only tools with titles, input and output schemas", async () => {
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [
-      "get_business",
-      "get_insights",
-      "get_review",
-      "get_reviews_since",
-      "search_reviews",
-    ]);
-    for (const t of tools) {
-      assert.ok(t.title && t.description && t.description.length > 40, t.name);
-      assert.equal(t.inputSchema.type, "object");
-      assert.equal(t.outputSchema?.type, "object");
-      assert.deepEqual(
-        t.annotations && {
-          r: t.annotations.readOnlyHint,
-          i: t.annotations.idempotentHint,
-          o: t.annotations.openWorldHint,
+for (const mode of MODES) {
+  const client = { get: () => clients[mode] };
+  const call = (name: string, args: Record<string, unknown> = {}) => callWith(client.get(), name, args);
+
+  test(`${mode}: the client negotiated the expected revision`, () => {
+    const version = clients[mode].getNegotiatedProtocolVersion?.() ?? "";
+    assert.equal(version, mode === "modern" ? "2026-07-28" : "2025-11-25");
+  });
+
+  describe(`${mode}: tools through the SDK client`, () => {
+    test("tools/list: five read-only tools with titles, input and output schemas", async () => {
+      const { tools } = await client.get().listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), [
+        "get_business",
+        "get_insights",
+        "get_review",
+        "get_reviews_since",
+        "search_reviews",
+      ]);
+      for (const t of tools) {
+        assert.ok(t.title && t.description && t.description.length > 40, t.name);
+        assert.equal(t.inputSchema.type, "object");
+        assert.equal(t.outputSchema?.type, "object");
+        assert.deepEqual(
+          t.annotations && {
+            r: t.annotations.readOnlyHint,
+            i: t.annotations.idempotentHint,
+            o: t.annotations.openWorldHint,
+          },
+          { r: true, i: true, o: false },
+        );
+      }
+      // Strict clients (Inspector --strict) warn on type arrays such as ["string", "null"].
+      assert.doesNotMatch(JSON.stringify(tools), /"type":\[/);
+      const search = tools.find((t) => t.name === "search_reviews");
+      const props = search?.inputSchema.properties as Record<string, { maximum?: number; default?: number }>;
+      assert.equal(props.limit.maximum, 100);
+      assert.equal(props.limit.default, 20);
+      assert.ok(props.mentions_technician && props.cursor && props.query);
+    });
+
+    test("every tool's structuredContent validates against its outputSchema and equals the text block", async () => {
+      const { tools } = await client.get().listTools();
+      const business = (await call("get_business")).structuredContent as {
+        business: { technicians: { id: string }[] };
+      };
+      const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
+      const args: Record<string, Record<string, unknown>> = {
+        get_business: {},
+        search_reviews: { rating: 5, limit: 3 },
+        get_review: { id: first.reviews[0].id },
+        get_reviews_since: { date: "2026-01-01" },
+        get_insights: {},
+      };
+      for (const t of tools) {
+        const result = await call(t.name, args[t.name]);
+        assert.ok(!result.isError, `${t.name}: ${result.content[0]?.text}`);
+        const validate = ajv.compile(t.outputSchema as object);
+        assert.ok(validate(result.structuredContent), `${t.name}: ${JSON.stringify(validate.errors)}`);
+        assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+      }
+      assert.ok(business.business.technicians.length >= 5);
+      const section = await call("get_insights", { section: "aspects" });
+      assert.ok(Array.isArray(section.structuredContent?.aspects));
+      assert.equal(section.structuredContent?.topics, undefined);
+    });
+
+    test("search_reviews equals GET /api/reviews/search over random parameters, cursor included", async () => {
+      const params = fc.record(
+        {
+          rating: fc.integer({ min: 0, max: 6 }),
+          min_rating: fc.constantFrom(1, 3.5, 5),
+          since: fc.constantFrom("2023-01-01", "2025-06-30", "2024-02-30"),
+          until: fc.constantFrom("2024-12-31", "2026-12-31"),
+          query: fc.constantFrom("on time", "PRICE", "é", "zzz"),
+          mentions_technician: fc.constantFrom("Tess", "marcus-delgado", "nobody"),
+          mentions_service: fc.constantFrom("ac-repair", "DRAIN-CLEANING"),
+          limit: fc.integer({ min: 0, max: 30 }),
         },
-        { r: true, i: true, o: false },
+        { requiredKeys: [] },
       );
-    }
-    const search = tools.find((t) => t.name === "search_reviews");
-    const props = search?.inputSchema.properties as Record<string, { maximum?: number; default?: number }>;
-    assert.equal(props.limit.maximum, 100);
-    assert.equal(props.limit.default, 20);
-    assert.ok(props.mentions_technician && props.cursor && props.query);
-  });
-
-  test("every tool's structuredContent validates against its outputSchema and equals the text block", async () => {
-    const { tools } = await client.listTools();
-    const business = (await call("get_business")).structuredContent as { business: { technicians: { id: string }[] } };
-    const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
-    const args: Record<string, Record<string, unknown>> = {
-      get_business: {},
-      search_reviews: { rating: 5, limit: 3 },
-      get_review: { id: first.reviews[0].id },
-      get_reviews_since: { date: "2026-01-01" },
-      get_insights: {},
-    };
-    for (const t of tools) {
-      const result = await call(t.name, args[t.name]);
-      assert.ok(!result.isError, `${t.name}: ${result.content[0]?.text}`);
-      const validate = ajv.compile(t.outputSchema as object);
-      assert.ok(validate(result.structuredContent), `${t.name}: ${JSON.stringify(validate.errors)}`);
-      assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
-    }
-    assert.ok(business.business.technicians.length >= 5);
-    const section = await call("get_insights", { section: "aspects" });
-    assert.ok(Array.isArray(section.structuredContent?.aspects));
-    assert.equal(section.structuredContent?.topics, undefined);
-  });
-
-  test("search_reviews equals GET /api/reviews/search over random parameters, cursor included", async () => {
-    const params = fc.record(
-      {
-        rating: fc.integer({ min: 0, max: 6 }),
-        min_rating: fc.constantFrom(1, 3.5, 5),
-        since: fc.constantFrom("2023-01-01", "2025-06-30", "2024-02-30"),
-        until: fc.constantFrom("2024-12-31", "2026-12-31"),
-        query: fc.constantFrom("on time", "PRICE", "é", "zzz"),
-        mentions_technician: fc.constantFrom("Tess", "marcus-delgado", "nobody"),
-        mentions_service: fc.constantFrom("ac-repair", "DRAIN-CLEANING"),
-        limit: fc.integer({ min: 0, max: 30 }),
-      },
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(params, async (p) => {
-        const qs = new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)]));
-        const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${qs}`)).json();
-        const mcp = await call("search_reviews", p);
-        if (rest.issues) {
-          assert.equal(mcp.isError, true);
-          assert.deepEqual(JSON.parse(mcp.content[0].text), rest);
-          return;
-        }
-        assert.deepEqual(mcp.structuredContent, rest);
-        if (rest.next_cursor) {
-          const restNext = await (
-            await fetch(`${sidecar.url}/api/reviews/search?${qs}&cursor=${rest.next_cursor}`)
-          ).json();
-          const mcpNext = await call("search_reviews", { ...p, cursor: rest.next_cursor });
-          assert.deepEqual(mcpNext.structuredContent, restNext);
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
-
-  test("invalid arguments give isError with the REST issues", async () => {
-    const result = await call("search_reviews", { rating: 9, colour: "blue" });
-    assert.equal(result.isError, true);
-    const rest = await (await fetch(`${sidecar.url}/api/reviews/search?rating=9&colour=blue`)).json();
-    assert.deepEqual(JSON.parse(result.content[0].text), rest);
-    const missing = await call("get_review", { id: "no-such-review" });
-    assert.equal(missing.isError, true);
-    assert.match(missing.content[0].text, /not_found/);
-    const since = await call("get_reviews_since", { date: "2025-02-30" });
-    assert.equal(since.isError, true);
-  });
-
-  test("an unknown tool is JSON-RPC error -32602", async () => {
-    await assert.rejects(
-      client.callTool({ name: "delete_everything", arguments: {} }),
-      (e: { code?: number }) => e.code === -32602,
-    );
-  });
-});
-
-describe("resources and prompts", () => {
-  test("every resource reads, the template reads one review", async () => {
-    const { resources } = await client.listResources();
-    assert.ok(resources.length >= 4);
-    for (const r of resources) {
-      const { contents } = await client.readResource({ uri: r.uri });
-      const text = (contents[0] as { text: string }).text;
-      const path = new URL(r.uri).pathname;
-      assert.equal(text, await (await fetch(`${sidecar.url}${path}`)).text());
-    }
-    const { resourceTemplates } = await client.listResourceTemplates();
-    assert.equal(resourceTemplates[0].uriTemplate, "reviews://review/{id}");
-    const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
-    const { contents } = await client.readResource({ uri: `reviews://review/${first.reviews[0].id}` });
-    assert.equal(JSON.parse((contents[0] as { text: string }).text).id, first.reviews[0].id);
-  });
-
-  test("every prompt renders with the data it needs", async () => {
-    const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name).sort(), ["draft_owner_response", "summarize_technician_feedback"]);
-    const summary = await client.getPrompt({
-      name: "summarize_technician_feedback",
-      arguments: { technician: "Tess" },
+      await fc.assert(
+        fc.asyncProperty(params, async (p) => {
+          const qs = new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)]));
+          const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${qs}`)).json();
+          const mcp = await call("search_reviews", p);
+          if (rest.issues) {
+            assert.equal(mcp.isError, true);
+            assert.deepEqual(JSON.parse(mcp.content[0].text), rest);
+            return;
+          }
+          assert.deepEqual(mcp.structuredContent, rest);
+          if (rest.next_cursor) {
+            const restNext = await (
+              await fetch(`${sidecar.url}/api/reviews/search?${qs}&cursor=${rest.next_cursor}`)
+            ).json();
+            const mcpNext = await call("search_reviews", { ...p, cursor: rest.next_cursor });
+            assert.deepEqual(mcpNext.structuredContent, restNext);
+          }
+        }),
+        { numRuns: 60 },
+      );
     });
-    assert.match((summary.messages[0].content as { text: string }).text, /Teresa Nguyen/);
-    const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
-    const reply = await client.getPrompt({
-      name: "draft_owner_response",
-      arguments: { review_id: first.reviews[0].id },
+
+    test("invalid arguments give isError with the REST issues", async () => {
+      const result = await call("search_reviews", { rating: 9, colour: "blue" });
+      assert.equal(result.isError, true);
+      const rest = await (await fetch(`${sidecar.url}/api/reviews/search?rating=9&colour=blue`)).json();
+      assert.deepEqual(JSON.parse(result.content[0].text), rest);
+      const missing = await call("get_review", { id: "no-such-review" });
+      assert.equal(missing.isError, true);
+      assert.match(missing.content[0].text, /not_found/);
+      const since = await call("get_reviews_since", { date: "2025-02-30" });
+      assert.equal(since.isError, true);
     });
-    assert.match((reply.messages[0].content as { text: string }).text, new RegExp(first.reviews[0].id));
+
+    test("an unknown tool is JSON-RPC error -32602", async () => {
+      await assert.rejects(
+        client.get().callTool({ name: "delete_everything", arguments: {} }),
+        (e: { code?: number }) => e.code === -32602,
+      );
+    });
   });
-});
+
+  describe(`${mode}: resources and prompts`, () => {
+    test("every resource reads, the template reads one review", async () => {
+      const { resources } = await client.get().listResources();
+      assert.ok(resources.length >= 4);
+      for (const r of resources) {
+        const { contents } = await client.get().readResource({ uri: r.uri });
+        const text = (contents[0] as { text: string }).text;
+        const path = new URL(r.uri).pathname;
+        assert.equal(text, await (await fetch(`${sidecar.url}${path}`)).text());
+      }
+      const { resourceTemplates } = await client.get().listResourceTemplates();
+      assert.equal(resourceTemplates[0].uriTemplate, "reviews://review/{id}");
+      const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
+      const { contents } = await client.get().readResource({ uri: `reviews://review/${first.reviews[0].id}` });
+      assert.equal(JSON.parse((contents[0] as { text: string }).text).id, first.reviews[0].id);
+    });
+
+    test("every prompt renders with the data it needs", async () => {
+      const { prompts } = await client.get().listPrompts();
+      assert.deepEqual(prompts.map((p) => p.name).sort(), ["draft_owner_response", "summarize_technician_feedback"]);
+      const summary = await client.get().getPrompt({
+        name: "summarize_technician_feedback",
+        arguments: { technician: "Tess" },
+      });
+      assert.match((summary.messages[0].content as { text: string }).text, /Teresa Nguyen/);
+      const first = (await call("search_reviews", { limit: 1 })).structuredContent as { reviews: { id: string }[] };
+      const reply = await client.get().getPrompt({
+        name: "draft_owner_response",
+        arguments: { review_id: first.reviews[0].id },
+      });
+      assert.match((reply.messages[0].content as { text: string }).text, new RegExp(first.reviews[0].id));
+    });
+
+    test("a missing required prompt argument is -32602 naming it; a missing resource is -32602", async () => {
+      await assert.rejects(
+        client.get().getPrompt({ name: "draft_owner_response", arguments: {} }),
+        (e: { code?: number; message?: string }) => e.code === -32602 && /review_id/.test(e.message ?? ""),
+      );
+      await assert.rejects(
+        client.get().readResource({ uri: "reviews://review/no-such-review" }),
+        (e: { code?: number }) => e.code === -32602,
+      );
+    });
+  });
+}
 
 describe("protocol edge cases over raw HTTP", () => {
   test("initialize answers application/json with a session id; 2025-06-18 is kept", async () => {
@@ -249,8 +284,11 @@ describe("protocol edge cases over raw HTTP", () => {
     assert.equal((await rpc(list, { "Mcp-Session-Id": id, "MCP-Protocol-Version": "1999-01-01" })).res.status, 400);
   });
 
-  test("foreign Origin 403, our Origin and no Origin served; foreign Host 403; Authorization ignored", async () => {
-    assert.equal((await rpc(INIT, { Origin: "https://evil.example" })).res.status, 403);
+  test("any Origin served (CORS, public read-only data); foreign Host 403; Authorization ignored", async () => {
+    const foreign = await rpc(INIT, { Origin: "https://other.example" });
+    assert.equal(foreign.res.status, 200);
+    assert.equal(foreign.res.headers.get("access-control-allow-origin"), "*");
+    assert.match(foreign.res.headers.get("access-control-expose-headers") ?? "", /Mcp-Session-Id/i);
     assert.equal((await rpc(INIT, { Origin: "http://localhost:4321" })).res.status, 200);
     assert.equal((await rpc(INIT, { Authorization: "Bearer x" })).res.status, 200);
     const rebinding = await new Promise<number>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { SearchParams, SearchResult } from "../../../src/domain/schemas/api.ts";
 import { searchReviews } from "../../../src/domain/search/search-reviews.ts";
+import { searchBody } from "../../routes/reviews-search.ts";
 import { defineTool } from "./tool.ts";
 
 export const searchReviewsTool = defineTool({
@@ -11,6 +12,6 @@ export const searchReviewsTool = defineTool({
   output: SearchResult,
   run: (snapshot, args) => {
     const out = searchReviews(snapshot.index, args);
-    return out.ok ? { ok: true, value: out.result } : out;
+    return out.ok ? { ok: true, value: out.result, text: searchBody(snapshot, out).toString("utf8") } : out;
   },
 });

@@ -6,7 +6,8 @@ import type { Snapshot } from "../../build-store/snapshot.ts";
 /** Every tool only reads the current build. */
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
-export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+/** `text`: the value as JSON when the tool has it as bytes already (else the server stringifies `value`). */
+export type ToolOutcome<T> = { ok: true; value: T; text?: string } | { ok: false; issues: Issue[] };
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;

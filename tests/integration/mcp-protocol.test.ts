@@ -1,0 +1,205 @@
+// /mcp over raw HTTP: JSON-RPC deviations, both protocol eras side by side, batches per revision, session
+// limits per client address, early expiry of sessions that never finished initializing, CORS.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { RunningSidecar } from "../../sidecar/server.ts";
+import { buildSample } from "../helpers/build.ts";
+import { legacySession, modern, rpc } from "../helpers/mcp-http.ts";
+import { startTestSidecar } from "../helpers/sidecar.ts";
+
+let dist: string;
+let sidecar: RunningSidecar;
+before(async () => {
+  dist = await buildSample();
+  sidecar = await startTestSidecar(dist);
+});
+after(() => sidecar.close());
+
+describe("JSON-RPC", () => {
+  test("valid JSON that is not a request is -32600 (not -32700), echoing the id", async () => {
+    const session = await legacySession(sidecar.url);
+    for (const [body, id] of [
+      ["42", null],
+      ['"ping"', null],
+      ["null", null],
+      [{ jsonrpc: "2.0", id: 7 }, 7],
+      [{ jsonrpc: "1.0", id: "s", method: "ping" }, "s"],
+      [{ jsonrpc: "2.0", id: 9, method: "ping", params: [] }, 9],
+    ] as const) {
+      const { res, json } = await rpc(sidecar.url, body, session);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(json.error?.code, -32600, JSON.stringify(body));
+      assert.equal(json.id, id);
+    }
+  });
+
+  test("an empty batch is a -32600 error, not 202", async () => {
+    const { res, json } = await rpc(sidecar.url, [], await legacySession(sidecar.url, "2025-03-26"));
+    assert.equal(res.status, 400);
+    assert.equal(json.error?.code, -32600);
+  });
+
+  test("batches: answered on 2025-03-26, refused on the revisions that removed them", async () => {
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ];
+    const old = await rpc(sidecar.url, batch, await legacySession(sidecar.url, "2025-03-26"));
+    assert.equal(old.res.status, 200);
+    const answers = JSON.parse(old.text) as { id: number; result?: unknown }[];
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2]);
+    assert.ok(answers.every((a) => a.result));
+    for (const version of ["2025-06-18", "2025-11-25"]) {
+      const { res, json } = await rpc(sidecar.url, batch, await legacySession(sidecar.url, version));
+      assert.equal(res.status, 400, version);
+      assert.equal(json.error?.code, -32600);
+      assert.match(json.error?.message ?? "", new RegExp(`${version} has no batches`));
+    }
+  });
+
+  test("invalid params are -32602 with a readable message in both eras, never -32603 or a zod dump", async () => {
+    const session = await legacySession(sidecar.url);
+    const replies = [
+      await rpc(sidecar.url, { jsonrpc: "2.0", id: 11, method: "tools/call", params: { arguments: 1 } }, session),
+      await rpc(sidecar.url, { jsonrpc: "2.0", id: 12, method: "resources/read", params: { uri: 5 } }, session),
+      await modern(sidecar.url, 13, "tools/call", { arguments: 1 }),
+      await modern(sidecar.url, 14, "resources/read", { uri: 5 }),
+    ];
+    for (const [i, { json }] of replies.entries()) {
+      assert.equal(json.error?.code, -32602, JSON.stringify(json));
+      assert.equal(json.id, 11 + i);
+      assert.match(json.error?.message ?? "", /^Invalid params for [a-z/]+: params\./);
+      assert.doesNotMatch(json.error?.message ?? "", /\n|"code":/);
+    }
+    const prompt = await rpc(
+      sidecar.url,
+      { jsonrpc: "2.0", id: 15, method: "prompts/get", params: { name: "draft_owner_response" } },
+      session,
+    );
+    assert.equal(prompt.json.error?.code, -32602);
+    assert.match(prompt.json.error?.message ?? "", /review_id/);
+  });
+
+  test("session errors echo the request id", async () => {
+    const missing = await rpc(sidecar.url, { jsonrpc: "2.0", id: "a1", method: "tools/list" });
+    assert.equal(missing.res.status, 400);
+    assert.equal(missing.json.id, "a1");
+    const unknown = await rpc(sidecar.url, { jsonrpc: "2.0", id: 77, method: "tools/list" }, { "Mcp-Session-Id": "x" });
+    assert.equal(unknown.res.status, 404);
+    assert.equal(unknown.json.id, 77);
+  });
+});
+
+describe("2026-07-28 beside the 2025 revisions", () => {
+  test("server/discover lists the modern revision and the capabilities; results carry resultType; no session", async () => {
+    const { res, json } = await modern(sidecar.url, 1, "server/discover");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("mcp-session-id"), null);
+    const result = json.result as { supportedVersions: string[]; capabilities: Record<string, unknown> };
+    assert.deepEqual(result.supportedVersions, ["2026-07-28"]);
+    assert.deepEqual(Object.keys(result.capabilities).sort(), ["prompts", "resources", "tools"]);
+    assert.equal(json.result?.resultType, "complete");
+    const call = await modern(sidecar.url, 2, "tools/call", { name: "search_reviews", arguments: { limit: 2 } });
+    assert.equal(call.json.result?.resultType, "complete");
+    assert.equal((call.json.result?.structuredContent as { count: number } | undefined)?.count, 2);
+  });
+
+  test("a claim-less server/discover names the revision it serves instead of asking for a session", async () => {
+    const { json } = await rpc(sidecar.url, { jsonrpc: "2.0", id: 3, method: "server/discover" });
+    assert.equal(json.error?.code, -32022);
+    assert.equal(json.id, 3);
+    assert.match(JSON.stringify(json.error), /2026-07-28/);
+  });
+
+  test("initialize still negotiates each 2025 revision and hands out a session id", async () => {
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
+      const init = await rpc(sidecar.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
+      assert.equal(init.json.result?.protocolVersion, version);
+      assert.ok(init.res.headers.get("mcp-session-id"));
+    }
+  });
+});
+
+test("CORS: a preflight from any origin allows the MCP headers; answers expose Mcp-Session-Id", async () => {
+  const pre = await fetch(`${sidecar.url}/mcp`, {
+    method: "OPTIONS",
+    headers: {
+      Origin: "https://agent.example",
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers":
+        "content-type, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, mcp-param-limit",
+    },
+  });
+  assert.equal(pre.status, 204);
+  assert.equal(pre.headers.get("access-control-allow-origin"), "*");
+  const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+  for (const h of [
+    "content-type",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "mcp-param-limit",
+  ])
+    assert.ok(allowed.includes(h), h);
+});
+
+test("sessions per client address are limited (429), DELETE frees one; uninitialized sessions expire early", async () => {
+  const small = await startTestSidecar(dist, {
+    MCP_MAX_SESSIONS_PER_CLIENT: "2",
+    MCP_UNINITIALIZED_SESSION_SECONDS: "1",
+  });
+  try {
+    const a = await legacySession(small.url);
+    const quiet = await legacySession(small.url, "2025-11-25", { initialized: false });
+    const over = await rpc(small.url, {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    assert.equal(over.res.status, 429);
+    assert.equal(over.json.id, 5);
+    assert.ok(over.res.headers.get("retry-after"));
+    await new Promise((r) => setTimeout(r, 1500));
+    const list = { jsonrpc: "2.0", id: 6, method: "tools/list" };
+    assert.equal((await rpc(small.url, list, quiet)).res.status, 404, "never sent notifications/initialized");
+    assert.equal((await rpc(small.url, list, a)).res.status, 200, "initialized: still alive");
+    const del = await fetch(`${small.url}/mcp`, { method: "DELETE", headers: a });
+    assert.equal(del.status, 200);
+    await legacySession(small.url);
+    await legacySession(small.url);
+  } finally {
+    await small.close();
+  }
+});
+
+test("discovery: the MCP Catalog at its well-known URI leads to the Server Card, which leads to /mcp", async () => {
+  const catalogRes = await fetch(`${sidecar.url}/.well-known/mcp/catalog.json`);
+  assert.equal(catalogRes.status, 200);
+  assert.equal(catalogRes.headers.get("access-control-allow-origin"), "*");
+  const catalog = (await catalogRes.json()) as { entries: { type: string; url: string }[] };
+  assert.equal(catalog.entries[0].type, "application/mcp-server-card+json");
+  const cardPath = new URL(catalog.entries[0].url).pathname;
+  assert.equal(cardPath, "/mcp/server-card");
+  const cardRes = await fetch(`${sidecar.url}${cardPath}`);
+  assert.match(cardRes.headers.get("content-type") ?? "", /^application\/mcp-server-card\+json/);
+  const card = (await cardRes.json()) as {
+    name: string;
+    remotes: { type: string; url: string; supportedProtocolVersions: string[] }[];
+  };
+  assert.match(card.name, /^[a-z0-9.-]+\/reviews$/);
+  assert.equal(card.remotes[0].type, "streamable-http");
+  assert.equal(new URL(card.remotes[0].url).pathname, "/mcp");
+  assert.deepEqual(card.remotes[0].supportedProtocolVersions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
+  const openapi = (await (await fetch(`${sidecar.url}/.well-known/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+  };
+  for (const path of ["/mcp", "/mcp/server-card", "/.well-known/mcp/catalog.json"])
+    assert.ok(openapi.paths[path], path);
+});
