@@ -1,15 +1,10 @@
 // Memory under clients that pipeline requests and never read the answers (issue: "survive abuse"): the RSS
 // of the sidecar process sampled before, during and after the attack. Loopback only.
 
-import { spawnSync } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
-
-function rssMb(pid: number | undefined): number {
-  const status = spawnSync("cat", [`/proc/${pid}/status`], { encoding: "utf8" }).stdout;
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
+import { rssMb } from "./lib/rss.ts";
 
 const ATTACKS = [
   { connections: 20, requests: 5000, target: "/reviews.json" },

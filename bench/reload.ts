@@ -3,12 +3,13 @@
 // (monitorEventLoopDelay, preloaded by bench/lib/loop-monitor.ts), the probes' p99 and the RSS before,
 // during (peak) and after; then the same probes as long without a reload, for comparison.
 // Usable alone: node bench/reload.ts DIST_DIR [NEXT_DIST_DIR]
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { until } from "../tests/helpers/callback-server.ts";
 import { startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
+import { rssMb } from "./lib/rss.ts";
 
 const MONITOR = fileURLToPath(new URL("./lib/loop-monitor.ts", import.meta.url));
 
@@ -26,12 +27,6 @@ export interface ReloadResult {
   idleProbeP99Ms: number;
   rssPeakMb: number;
   rssAfterMb: number;
-}
-
-export function rssMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 const PROBES = ["rating=5", "query=great", "query=grinding", "since=2020-01-01&until=2020-03-31", "min_rating=2"];

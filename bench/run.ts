@@ -16,7 +16,6 @@ import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
 import { incrementalBench } from "./incremental.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
-import { rssMb } from "./lib/rss.ts";
 import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
 import { reloadBench } from "./reload.ts";
 
