@@ -8,6 +8,7 @@ import {
   mcpServerCard,
 } from "../../src/domain/mcp-discovery.ts";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
+import { methodNotAllowed } from "../http/errors.ts";
 
 const CACHE_DISCOVERY = "public, max-age=3600";
 
@@ -23,5 +24,6 @@ export function createMcpDiscoveryRouter(baseUrl: string, version: string): Rout
     res.setHeader("Cache-Control", CACHE_DISCOVERY);
     res.type(MCP_SERVER_CARD_MEDIA_TYPE).send(card);
   });
+  router.all([MCP_CATALOG_PATH, MCP_SERVER_CARD_PATH], methodNotAllowed("GET, HEAD"));
   return router;
 }

@@ -377,29 +377,30 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           },
         },
       },
-      [MCP_CATALOG_PATH]: {
-        get: {
-          summary: "MCP Catalog: the MCP servers of this origin (server-card extension, SEP-2127)",
-          tags: ["mcp"],
-          responses: {
-            200: { description: "MCP Catalog", content: { "application/json": { schema: { type: "object" } } } },
-            414: { $ref: "#/components/responses/UriTooLong" },
-          },
+      [MCP_CATALOG_PATH]: withHead({
+        operationId: "getMcpCatalog",
+        summary: "MCP Catalog: the MCP servers of this origin (server-card extension, SEP-2127)",
+        description: "Lists this origin's MCP server with a link to its Server Card.",
+        tags: ["mcp"],
+        responses: {
+          200: { description: "MCP Catalog", content: { "application/json": { schema: { type: "object" } } } },
+          414: { $ref: "#/components/responses/UriTooLong" },
         },
-      },
-      [MCP_SERVER_CARD_PATH]: {
-        get: {
-          summary: "MCP Server Card: name, endpoint, transport and protocol revisions",
-          tags: ["mcp"],
-          responses: {
-            200: {
-              description: "Server Card",
-              content: { [MCP_SERVER_CARD_MEDIA_TYPE]: { schema: { type: "object" } } },
-            },
-            414: { $ref: "#/components/responses/UriTooLong" },
+      }),
+      [MCP_SERVER_CARD_PATH]: withHead({
+        operationId: "getMcpServerCard",
+        summary: "MCP Server Card: name, endpoint, transport and protocol revisions",
+        description:
+          "What an MCP client needs to connect: the endpoint, its transport and the protocol revisions it serves.",
+        tags: ["mcp"],
+        responses: {
+          200: {
+            description: "Server Card",
+            content: { [MCP_SERVER_CARD_MEDIA_TYPE]: { schema: { type: "object" } } },
           },
+          414: { $ref: "#/components/responses/UriTooLong" },
         },
-      },
+      }),
       "/api/websub/hub": {
         post: {
           operationId: "hubSubscription",
