@@ -14,11 +14,14 @@ export interface AppDeps {
   logger: Logger;
   /** Extra routers mounted before the 404 handler (MCP, WebSub hub). */
   routers?: Router[];
+  /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For to believe. */
+  trustProxy?: number | string[];
 }
 
 /** The request listener: static files of the current build first, everything else through Express. */
-export function createApp({ store, logger, routers = [] }: AppDeps): RequestListener {
+export function createApp({ store, logger, routers = [], trustProxy }: AppDeps): RequestListener {
   const app = express();
+  if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");

@@ -5,12 +5,16 @@ import { type Config, loadConfig } from "../src/config.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
+import { migrateRateLimits, PgRateLimitStore } from "./db/pg-rate-limit-store.ts";
+import { createPool, pingDatabase } from "./db/pool.ts";
 import { MAX_HEADER_BYTES } from "./http/cross-cutting.ts";
-import { createHub, type Hub } from "./hub/hub.ts";
+import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-route.ts";
+import { createMetrics } from "./metrics.ts";
 import { createHealthRouter } from "./routes/health.ts";
+import { createMetricsRouter } from "./routes/metrics.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -30,15 +34,40 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
     maxSessions: config.MCP_MAX_SESSIONS,
   });
-  const hub = createHub({ config, builds: store, logger });
+  const metrics = createMetrics();
+  metrics.observeBuild(store);
+  // DATABASE_URL: shared state (hub, rate limits) in PostgreSQL for several instances; else SQLite in DATA_DIR.
+  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
+  if (pool) await migrateRateLimits(pool);
+  const hub = createHub({
+    config,
+    builds: store,
+    logger,
+    store: await openHubStore(config, pool),
+    metrics: metrics.hub,
+  });
+  metrics.observeHub(hub);
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
+    store: pool && ((name) => new PgRateLimitStore(pool, `hub-${name}`)),
   });
   let draining = false;
-  const health = createHealthRouter(store, { draining: () => draining });
-  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter] });
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, app);
+  const health = createHealthRouter(store, {
+    draining: () => draining,
+    checks: pool ? [() => pingDatabase(pool)] : [],
+    warnings: () => hub.problems(),
+  });
+  const app = createApp({
+    store,
+    logger,
+    routers: [health, createMetricsRouter(metrics), mcp.router, hubRouter],
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server = createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 },
+    metrics.instrument(app),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, resolve);
@@ -65,6 +94,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
       store.close();
       await mcp.close();
       await hub.close();
+      await pool?.end();
     },
   };
 }
