@@ -59,19 +59,19 @@ export async function openPgHubStore(pool: Pool, opts: { ownsPool?: boolean } = 
       });
     },
     async recordTopic(topic, sha256, now) {
-      // The row lock on hub_topic_state serialises instances that load the same build: the first one sees a
-      // change and enqueues, the others find the hash already recorded.
+      // The row lock taken by ON CONFLICT DO UPDATE serialises instances that load the same build: the first
+      // one sees a change and enqueues, the others find the hash already recorded (no row returned). xmax = 0
+      // marks a row that was inserted (the first record of a topic), which enqueues nothing.
       const row = await one<{ enqueued: number }>(
-        `WITH prev AS (SELECT sha256 FROM hub_topic_state WHERE topic = $1 FOR UPDATE),
-         upd AS (
+        `WITH upd AS (
            INSERT INTO hub_topic_state (topic, sha256, updated_at) VALUES ($1, $2, $3)
            ON CONFLICT (topic) DO UPDATE SET sha256 = excluded.sha256, updated_at = excluded.updated_at
            WHERE hub_topic_state.sha256 <> excluded.sha256
-           RETURNING 1),
+           RETURNING (xmax = 0) AS inserted),
          ins AS (
            INSERT INTO hub_deliveries (topic, callback, next_at, created_at, sha256)
            SELECT topic, callback, $3, $3, $2 FROM hub_subscriptions
-           WHERE topic = $1 AND expires_at > $3 AND EXISTS (SELECT 1 FROM upd) AND EXISTS (SELECT 1 FROM prev)
+           WHERE topic = $1 AND expires_at > $3 AND EXISTS (SELECT 1 FROM upd WHERE NOT inserted)
            ON CONFLICT (topic, callback) DO UPDATE SET sha256 = excluded.sha256, generation = hub_deliveries.generation + 1
            RETURNING 1)
          SELECT COUNT(*)::int AS enqueued FROM ins`,
