@@ -81,7 +81,6 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
       let items: T[];
       try {
         items = await deps.claim(now, now + deps.claimMs, room);
-        deps.health.ok(`${deps.name}.claim`);
         errorPause = 0;
       } catch (e) {
         storeFailed("claim", e);

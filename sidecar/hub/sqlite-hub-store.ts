@@ -45,6 +45,9 @@ function openDatabase(path: string): DatabaseSync {
   db.exec(
     "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
   );
+  // The hub's data is small: checkpoint the WAL every 32 pages and truncate it back to 128 KiB, so it never
+  // grows to SQLite's default 4 MB (on a nearly full disk that is the difference between working and not).
+  db.exec("PRAGMA wal_autocheckpoint = 32; PRAGMA journal_size_limit = 131072;");
   const version = Number((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
   if (version > SCHEMA_VERSION) {
     throw new Error(`${path} has hub schema version ${version}, newer than this sidecar's ${SCHEMA_VERSION}`);
