@@ -13,6 +13,7 @@ import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { generateContent } from "./generate.ts";
+import { sharedHubBench } from "./hub-shared.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -418,6 +419,8 @@ async function fanoutBench() {
         HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
         HUB_RATE_LIMIT_PER_CLIENT: "1000000",
         HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000000",
+        HUB_VERIFY_QUEUE_MAX: "1000000",
+        HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000000",
         LOG_LEVEL: "info",
       });
       const s = sidecar;
@@ -483,6 +486,7 @@ const largest = Math.max(...SIZES);
 await httpBench(dists.get(largest) as string, largest);
 await processBench(dists);
 await fanoutBench();
+report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), log })));
 const header = [
   "# Benchmark results",
   "",
