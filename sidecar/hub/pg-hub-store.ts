@@ -23,10 +23,11 @@ export async function openPgHubStore(pool: Pool, opts: { ownsPool?: boolean } = 
       // One statement: the counts and the insert see one snapshot (a race between instances can exceed the
       // bound by the number of instances, never more).
       const row = await one<{ full: string | null }>(
-        `WITH counts AS (SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE callback_host = $4) AS host FROM hub_verifications),
+        `WITH counts AS (SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE callback_host = $4) AS host,
+           COUNT(*) FILTER (WHERE topic = $2 AND callback = $3) AS same FROM hub_verifications),
          ins AS (
            INSERT INTO hub_verifications (mode, topic, callback, callback_host, secret, lease_seconds, next_at, created_at)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $7 FROM counts WHERE total < $8 AND host < $9
+           SELECT $1, $2, $3, $4, $5, $6, $7, $7 FROM counts WHERE (total < $8 AND host < $9) OR same > 0
            ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
              lease_seconds = excluded.lease_seconds, generation = hub_verifications.generation + 1
            RETURNING id)

@@ -72,6 +72,7 @@ export function openSqliteHubStore(path: string): HubStore {
     Object.entries({
       pendingCount: "SELECT COUNT(*) AS n FROM verifications",
       pendingHostCount: "SELECT COUNT(*) AS n FROM verifications WHERE callback_host = ?",
+      pendingPair: "SELECT COUNT(*) AS n FROM verifications WHERE topic = ? AND callback = ?",
       addPending: `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, next_at, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
@@ -129,8 +130,11 @@ export function openSqliteHubStore(path: string): HubStore {
     kind: "sqlite",
     async addPending(req, host, now, limits) {
       return tx(() => {
-        if (count("pendingCount") >= limits.max) return { ok: false, full: "all" } as const;
-        if (count("pendingHostCount", host) >= limits.maxPerHost) return { ok: false, full: "host" } as const;
+        // Replacing a request that waits for the same pair takes no new place.
+        if (count("pendingPair", req.topic, req.callback) === 0) {
+          if (count("pendingCount") >= limits.max) return { ok: false, full: "all" } as const;
+          if (count("pendingHostCount", host) >= limits.maxPerHost) return { ok: false, full: "host" } as const;
+        }
         q.addPending.run(req.mode, req.topic, req.callback, host, req.secret, req.leaseSeconds, now, now);
         return { ok: true } as const;
       });

@@ -87,6 +87,12 @@ for (const [name, open] of implementations) {
       });
       assert.deepEqual(await store.addPending(req("https://b.test/1"), "b.test", 1, small), { ok: true });
       assert.deepEqual(await store.addPending(req("https://c.test/1"), "c.test", 1, small), { ok: false, full: "all" });
+      assert.deepEqual(
+        await store.addPending(req("https://a.test/2"), "a.test", 1, small),
+        { ok: true },
+        "a replacement",
+      );
+      assert.equal((await store.stats()).pendingVerifications, 3);
       await store.close();
     });
 
