@@ -19,6 +19,7 @@ import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
 import { openSqliteHubStore } from "./sqlite-hub-store.ts";
 import { createStoreHealth } from "./store-health.ts";
+import { createTopicRecorder } from "./topic-recorder.ts";
 import { verifyIntent } from "./verify-intent.ts";
 
 export type HubConfig = Pick<
@@ -138,47 +139,20 @@ export function createHub(deps: {
     health,
   });
 
-  // Topic hashes not yet recorded in the store: retried until the store takes them, so a build switch
-  // during a full disk or a database outage still notifies once the store recovers.
-  const unrecorded = new Map<string, string>();
-  let retryTimer: NodeJS.Timeout | undefined;
-  let closed = false;
-  const noteBuild = () => {
-    for (const [topic] of topics) {
-      const content = topicContent(topic);
-      if (content) unrecorded.set(topic, content.sha256);
-    }
-    void flushTopics();
-  };
-  let flushing: Promise<void> | undefined;
-  const flushTopics = async (): Promise<void> => {
-    if (flushing || closed) return flushing;
-    flushing = (async () => {
-      for (const [topic, sha256] of [...unrecorded]) {
-        try {
-          const count = await store.recordTopic(topic, sha256, Date.now());
-          if (unrecorded.get(topic) === sha256) unrecorded.delete(topic);
-          health.ok(`topic ${topic}`);
-          if (count) logger.info({ event: "hub.topic_changed", topic, deliveries: count }, "topic changed");
-        } catch (e) {
-          const message = `hub: recording a change of ${topic} failed (will retry): ${(e as Error).message}`;
-          health.fail(`topic ${topic}`, message);
-          logger.error({ event: "hub.store_error", err: message }, message);
-        }
-      }
-      worker.wake();
-    })().finally(() => {
-      flushing = undefined;
-      if (unrecorded.size && !closed && !retryTimer) {
-        retryTimer = setTimeout(() => {
-          retryTimer = undefined;
-          void flushTopics();
-        }, limits.RECORD_RETRY_MS);
-        retryTimer.unref();
-      }
-    });
-    return flushing;
-  };
+  const recorder = createTopicRecorder({
+    store,
+    health,
+    logger,
+    retryMs: limits.RECORD_RETRY_MS,
+    recorded: () => worker.wake(),
+  });
+  const noteBuild = () =>
+    recorder.note(
+      [...topics.keys()].flatMap((topic) => {
+        const content = topicContent(topic);
+        return content ? [[topic, content.sha256] as [string, string]] : [];
+      }),
+    );
   builds.onSwitch(noteBuild);
 
   const sweep = async () => {
@@ -229,15 +203,13 @@ export function createHub(deps: {
     problems: () => health.problems(),
     stats: () => store.stats(),
     async settled() {
-      await flushing;
+      await recorder.idle();
       await verifier.idle();
       await worker.idle();
     },
     async close() {
-      closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
       await sweeper.stop();
-      await flushing;
+      await recorder.close();
       await verifier.close();
       await worker.close();
       await client.close();
