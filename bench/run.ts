@@ -14,6 +14,7 @@ import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpe
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
+import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
 import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
 import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
@@ -388,6 +389,8 @@ async function fanoutBench() {
         HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
         HUB_RATE_LIMIT_PER_CLIENT: "1000000",
         HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000000",
+        HUB_VERIFY_QUEUE_MAX: "1000000",
+        HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000000",
         LOG_LEVEL: "info",
       });
       const s = sidecar;
@@ -472,6 +475,7 @@ await processBench(dists);
 await mcpSoakBench(dists.get(Math.min(...SIZES)) as string);
 await fanoutBench();
 report.push(...(await pipelineAbuseBench(dists.get(10000) as string, 10000, await freePort())));
+report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), log })));
 const header = [
   "# Benchmark results",
   "",

@@ -1,40 +1,37 @@
 // npm run hub -- list [--json]: the operator's view of the WebSub hub (no public endpoint shows this).
+// npm run hub -- migrate --to postgres://…: copies the embedded SQLite hub (DATA_DIR) into PostgreSQL.
 import { existsSync } from "node:fs";
-import { hubStorePath } from "../sidecar/hub/hub.ts";
+import { createPool } from "../sidecar/db/pool.ts";
+import { hubStorePath, openHubStore } from "../sidecar/hub/hub.ts";
+import type { HubStore } from "../sidecar/hub/hub-store.ts";
+import { migrateHubStore } from "../sidecar/hub/migrate-hub.ts";
 import { openSqliteHubStore } from "../sidecar/hub/sqlite-hub-store.ts";
 import { loadConfig } from "../src/config.ts";
 
+const USAGE = "usage: npm run hub -- list [--json] | npm run hub -- migrate --to postgres://…";
 const [command = "list", ...flags] = process.argv.slice(2);
-if (command !== "list") {
-  console.error("usage: npm run hub -- list [--json]");
-  process.exit(2);
-}
 const config = loadConfig();
-const path = hubStorePath(config);
-if (!existsSync(path)) {
-  console.error(`No hub database at ${path} yet (it is created when the sidecar first starts).`);
-  process.exit(1);
-}
-const store = openSqliteHubStore(path);
-const subs = store.list();
-store.close();
-const now = Date.now();
-const rows = subs.map((s) => ({
-  topic: s.topic,
-  callback: s.callback,
-  expires: new Date(s.expiresAt).toISOString(),
-  active: s.expiresAt > now,
-  lease_seconds: s.leaseSeconds,
-  failures: s.failures,
-  pending_deliveries: s.pending,
-  signed: s.secret !== null,
-}));
-if (flags.includes("--json")) {
-  console.log(JSON.stringify(rows, null, 2));
-} else {
-  const topics = [...new Set(rows.map((r) => r.topic))];
-  console.log(`${rows.length} subscription(s) in ${path}`);
-  for (const t of topics) {
+const sqlitePath = hubStorePath(config);
+
+async function list(store: HubStore, where: string) {
+  const subs = await store.list();
+  const now = Date.now();
+  const rows = subs.map((s) => ({
+    topic: s.topic,
+    callback: s.callback,
+    expires: new Date(s.expiresAt).toISOString(),
+    active: s.expiresAt > now,
+    lease_seconds: s.leaseSeconds,
+    failures: s.failures,
+    pending_deliveries: s.pending,
+    signed: s.secret !== null,
+  }));
+  if (flags.includes("--json")) {
+    console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  console.log(`${rows.length} subscription(s) in ${where}`);
+  for (const t of new Set(rows.map((r) => r.topic))) {
     const of = rows.filter((r) => r.topic === t);
     console.log(
       `\n${t}: ${of.filter((r) => r.active).length} active, ${of.filter((r) => r.failures > 0).length} failing, ${of.reduce((s, r) => s + r.pending_deliveries, 0)} pending`,
@@ -44,4 +41,48 @@ if (flags.includes("--json")) {
         `  ${r.callback}  expires ${r.expires}  failures ${r.failures}  pending ${r.pending_deliveries}${r.signed ? "  signed" : ""}`,
       );
   }
+}
+
+function requireSqlite() {
+  if (!existsSync(sqlitePath)) {
+    console.error(`No hub database at ${sqlitePath} yet (it is created when the sidecar first starts).`);
+    process.exit(1);
+  }
+}
+
+if (command === "list") {
+  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL, 1) : undefined;
+  if (!pool) requireSqlite();
+  const store = await openHubStore(config, pool);
+  try {
+    await list(store, pool ? "PostgreSQL (DATABASE_URL)" : sqlitePath);
+  } finally {
+    await store.close();
+    await pool?.end();
+  }
+} else if (command === "migrate") {
+  const to = flags[flags.indexOf("--to") + 1];
+  if (!flags.includes("--to") || !to || !/^postgres(ql)?:\/\//.test(to)) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  requireSqlite();
+  const from = openSqliteHubStore(sqlitePath);
+  const pool = createPool(to, 2);
+  try {
+    const target = await openHubStore(config, pool);
+    const report = await migrateHubStore(from, target, Date.now());
+    console.log(
+      `Copied ${report.copied} subscription(s) from ${sqlitePath} to PostgreSQL; ${report.existing} were already there.`,
+    );
+  } catch (e) {
+    console.error(`hub migrate failed: ${(e as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    await from.close();
+    await pool.end();
+  }
+} else {
+  console.error(USAGE);
+  process.exit(2);
 }

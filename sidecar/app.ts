@@ -19,6 +19,8 @@ export interface AppDeps {
   routers?: Router[];
   /** Where the build's server bundle is: pages rendered on demand (routes/pages.ts). */
   distDir?: string;
+  /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For to believe. */
+  trustProxy?: number | string[];
 }
 
 /** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
@@ -34,8 +36,9 @@ const onlyReads: RequestHandler = (req, res, next) =>
   req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" ? next() : readOnly(req, res, next);
 
 /** The request listener: static files of the current build first, everything else through Express. */
-export function createApp({ store, logger, routers = [], distDir }: AppDeps): RequestListener {
+export function createApp({ store, logger, routers = [], distDir, trustProxy }: AppDeps): RequestListener {
   const app = express();
+  if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");

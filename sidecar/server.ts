@@ -7,12 +7,16 @@ import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
+import { migrateRateLimits, PgRateLimitStore } from "./db/pg-rate-limit-store.ts";
+import { createPool, pingDatabase } from "./db/pool.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
-import { createHub, type Hub } from "./hub/hub.ts";
+import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-route.ts";
+import { createMetrics, mcpMethodLabel } from "./metrics.ts";
 import { createHealthRouter } from "./routes/health.ts";
+import { createMetricsRouter } from "./routes/metrics.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -24,17 +28,46 @@ export interface RunningSidecar {
 
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
   const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
-  const mcp = createMcpRouter({ store, logger, version: API_VERSION, config });
-  const hub = createHub({ config, builds: store, logger });
+  const metrics = createMetrics();
+  metrics.observeBuild(store);
+  const mcp = createMcpRouter({
+    store,
+    logger,
+    version: API_VERSION,
+    config,
+    onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
+  });
+  // DATABASE_URL: shared state (hub, rate limits) in PostgreSQL for several instances; else SQLite in DATA_DIR.
+  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
+  if (pool) await migrateRateLimits(pool);
+  const hub = createHub({
+    config,
+    builds: store,
+    logger,
+    store: await openHubStore(config, pool),
+    metrics: metrics.hub,
+  });
+  metrics.observeHub(hub);
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
+    store: pool && ((name) => new PgRateLimitStore(pool, `hub-${name}`)),
   });
   let draining = false;
-  const health = createHealthRouter(store, { draining: () => draining });
-  const app = createApp({ store, logger, routers: [health, mcp.router, hubRouter], distDir: config.DIST_DIR });
+  const health = createHealthRouter(store, {
+    draining: () => draining,
+    checks: pool ? [() => pingDatabase(pool)] : [],
+    warnings: () => hub.problems(),
+  });
+  const app = createApp({
+    store,
+    logger,
+    routers: [health, createMetricsRouter(metrics), mcp.router, hubRouter],
+    distDir: config.DIST_DIR,
+    trustProxy: config.TRUST_PROXY,
+  });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
-  server.on("request", limitConnections(server, app, logger));
+  server.on("request", limitConnections(server, metrics.instrument(app), logger));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, resolve);
@@ -61,6 +94,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
       store.close();
       await mcp.close();
       await hub.close();
+      await pool?.end();
     },
   };
 }

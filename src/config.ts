@@ -10,6 +10,27 @@ const csv = (s: string) =>
 
 const positiveInt = z.coerce.number().int().positive();
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const ipOrCidr = /^(?:[0-9.]+|[0-9a-fA-F:.]+)(?:\/\d{1,3})?$/;
+
+/** TRUST_PROXY as Express's `trust proxy` takes it: a hop count, or names and CIDRs separated by commas. */
+const TrustProxy = z
+  .string()
+  .transform((s, ctx) => {
+    if (/^\d+$/.test(s)) return Number(s);
+    const parts = csv(s);
+    const bad = parts.filter((p) => !PROXY_NAMES.has(p) && !ipOrCidr.test(p));
+    if (bad.length || !parts.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a hop count, or loopback/linklocal/uniquelocal and addresses or CIDRs separated by commas (not ${bad.join(", ") || "empty"})`,
+      });
+      return z.NEVER;
+    }
+    return parts;
+  })
+  .optional();
+
 export const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(4321),
@@ -34,6 +55,8 @@ export const ConfigSchema = z
     HUB_TIMEOUT_MS: positiveInt.default(10000),
     HUB_RATE_LIMIT_PER_CLIENT: positiveInt.default(60),
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
+    HUB_VERIFY_QUEUE_MAX: positiveInt.default(1000),
+    HUB_VERIFY_QUEUE_MAX_PER_HOST: positiveInt.default(50),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
     MCP_MAX_SESSIONS: positiveInt.default(10000),
     MCP_MAX_SESSIONS_PER_CLIENT: positiveInt.default(20),
@@ -41,6 +64,11 @@ export const ConfigSchema = z
     MCP_SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Tests only: makes the build kill itself at a point where a crash must not lose the output. */
     BUILD_TEST_FAULT: z.enum(["kill-between-renames"]).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    TRUST_PROXY: TrustProxy,
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
     /** Set by CI systems; npm run publish then refuses a loopback BASE_URL as --production does. */

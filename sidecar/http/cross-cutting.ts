@@ -37,6 +37,8 @@ export function logRequest(logger: Logger, req: IncomingMessage, path: string, s
     method: req.method,
     path,
     status,
+    // The client's address: behind a proxy, what TRUST_PROXY lets Express read from X-Forwarded-For.
+    client: (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress,
     ms: Number(process.hrtime.bigint() - started) / 1e6,
   });
 }

@@ -50,27 +50,68 @@ const LISTS = Object.entries(RANGES).map(([cls, ranges]) => {
   return [cls as AddressClass, list] as const;
 });
 
-/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx) as the IPv4 address it carries. */
-export function unmapIPv4(ip: string): string {
-  const lower = ip.toLowerCase();
-  const dotted =
-    /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower) ?? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const a = Number.parseInt(hex[1], 16);
-    const b = Number.parseInt(hex[2], 16);
-    return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+/** The eight 16-bit groups of an IPv6 address (dotted IPv4 tail allowed), or undefined. */
+function ipv6Groups(ip: string): number[] | undefined {
+  if (isIP(ip) !== 6) return undefined;
+  let text = ip.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  return ip;
+  const [head, tail] = text.split("::");
+  const part = (s: string | undefined) => (s ? s.split(":").map((g) => Number.parseInt(g, 16)) : []);
+  const h = part(head);
+  const t = part(tail);
+  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
-export function classifyAddress(address: string): AddressClass {
-  const ip = unmapIPv4(address.replace(/^\[|\]$/g, "").replace(/%.*$/, ""));
+const dottedQuad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries, and how: IPv4-mapped (::ffff:a.b.c.d, the connection really goes
+ * to the IPv4 address), IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated (::ffff:0:a.b.c.d, SIIT) or
+ * NAT64 (64:ff9b::a.b.c.d). Undefined when it carries none.
+ */
+export function embeddedIPv4(
+  ip: string,
+): { ipv4: string; kind: "mapped" | "compatible" | "translated" | "nat64" } | undefined {
+  const g = ipv6Groups(ip);
+  if (!g) return undefined;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const ipv4 = dottedQuad(g[6], g[7]);
+  if (zero(0, 5) && g[5] === 0xffff) return { ipv4, kind: "mapped" };
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return { ipv4, kind: "translated" };
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return { ipv4, kind: "nat64" };
+  // ::, ::1 and ::0.0.0.x are the unspecified and loopback addresses, not embeddings.
+  if (zero(0, 6) && (g[6] !== 0 || g[7] > 1)) return { ipv4, kind: "compatible" };
+  return undefined;
+}
+
+/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx) as the IPv4 address it carries. */
+export function unmapIPv4(ip: string): string {
+  const embedded = embeddedIPv4(ip);
+  return embedded?.kind === "mapped" ? embedded.ipv4 : ip;
+}
+
+function classifyBare(ip: string): AddressClass {
   const type = isIP(ip) === 4 ? "ipv4" : isIP(ip) === 6 ? "ipv6" : undefined;
   if (!type) return "reserved";
   for (const [cls, list] of LISTS) if (list.check(ip, type)) return cls;
   return "public";
+}
+
+/**
+ * Classifies an address. An IPv6 address that embeds an IPv4 address takes the class of the embedded one
+ * when that is not public (so [::7f00:1] and [::ffff:0:7f00:1] are loopback); the embeddings other than
+ * IPv4-mapped are reserved otherwise (nothing routes them to a public host on purpose).
+ */
+export function classifyAddress(address: string): AddressClass {
+  const ip = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const embedded = embeddedIPv4(ip);
+  if (!embedded) return classifyBare(ip);
+  const inner = classifyBare(embedded.ipv4);
+  return inner !== "public" || embedded.kind === "mapped" ? inner : "reserved";
 }
 
 /** Parses HUB_CALLBACK_ALLOWLIST entries ("127.0.0.0/8", "::1/128", or a bare address). */
@@ -91,8 +132,9 @@ export function parseAllowlist(cidrs: readonly string[]): BlockList {
 
 /** Whether the hub may connect to this address: public, or inside the operator's allowlist. */
 export function isAllowedAddress(address: string, allowlist: BlockList): boolean {
-  const ip = unmapIPv4(address.replace(/^\[|\]$/g, ""));
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const ip = embeddedIPv4(bare)?.ipv4 ?? bare;
   const type = isIP(ip) === 4 ? "ipv4" : "ipv6";
   if (isIP(ip) && allowlist.check(ip, type)) return true;
-  return classifyAddress(ip) === "public";
+  return classifyAddress(bare) === "public";
 }

@@ -19,14 +19,31 @@ export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; 
 
 const fail = (reason: string): ParsedHubRequest => ({ ok: false, reason });
 
-/** `form` is the parsed body (a repeated field arrives as an array); unknown fields are ignored. */
+/**
+ * The key that per-callback-host limits count under: the URL's host name as the WHATWG parser gives it
+ * (lower case, IDNA to punycode, percent-decoded, IPv4 shorthands canonical) without port, brackets or
+ * trailing dots, so `Victim.test.:8443` and `victim.test` are one host. Undefined for a non-URL.
+ */
+export function callbackHostKey(callback: string): string | undefined {
+  try {
+    return new URL(callback).hostname.replace(/\.+$/, "").replace(/^\[|\]$/g, "") || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `form` is the parsed body (a repeated field arrives as an array). Unknown fields, `hub.*` or not and
+ * `__proto__`-like names included, are ignored (W3C WebSub: hubs MUST ignore parameters they do not
+ * understand; DECISIONS.md); only own properties are read, so no name reaches a prototype.
+ */
 export function parseHubRequest(
   form: Record<string, unknown>,
   topics: readonly string[],
   lease: LeasePolicy,
 ): ParsedHubRequest {
   const field = (name: string): string | undefined | null => {
-    const v = form[name];
+    const v = Object.hasOwn(form, name) ? form[name] : undefined;
     if (Array.isArray(v)) return null;
     return typeof v === "string" ? v : undefined;
   };
@@ -60,8 +77,11 @@ export function parseHubRequest(
   }
   const leaseRaw = field("hub.lease_seconds");
   let leaseSeconds = lease.defaultSeconds;
-  if (leaseRaw !== undefined && leaseRaw !== null && leaseRaw !== "") {
-    if (!/^\d{1,12}$/.test(leaseRaw)) return fail("hub.lease_seconds must be a positive integer");
+  if (leaseRaw !== undefined && leaseRaw !== null) {
+    // Decimal digits only (no sign, exponent, hex or spaces), at least 1; large values are clamped below.
+    if (!/^\d{1,12}$/.test(leaseRaw) || Number(leaseRaw) < 1) {
+      return fail("hub.lease_seconds must be a whole number of seconds of at least 1 (decimal digits only)");
+    }
     leaseSeconds = Number(leaseRaw);
   }
   leaseSeconds = Math.min(lease.maxSeconds, Math.max(lease.minSeconds, leaseSeconds));

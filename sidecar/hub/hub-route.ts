@@ -1,11 +1,14 @@
-// POST /api/websub/hub: 202 for well-formed requests, 400 with a plain-text reason, 415, 429.
+// POST /api/websub/hub: 202 once a well-formed request is stored, 400 with a plain-text reason, 415, 429, 503.
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type Store } from "express-rate-limit";
 import type { Hub } from "./hub.ts";
+import { callbackHostKey } from "./hub-request.ts";
 
 export interface HubRouteLimits {
   perClientPerMinute: number;
   perCallbackHostPerMinute: number;
+  /** Shared counters (PostgreSQL with several instances); default: this process's memory. */
+  store?: (name: "client" | "callback") => Store;
 }
 
 const text =
@@ -16,12 +19,7 @@ const text =
 
 function callbackHost(body: unknown): string | undefined {
   const cb = (body as Record<string, unknown> | undefined)?.["hub.callback"];
-  if (typeof cb !== "string") return undefined;
-  try {
-    return new URL(cb).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
+  return typeof cb === "string" ? callbackHostKey(cb) : undefined;
 }
 
 export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
@@ -33,6 +31,8 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     standardHeaders: "draft-7",
     legacyHeaders: false,
     handler: tooMany("from your address"),
+    // A shared store that fails (database down) lets the request through: /readyz reports the outage.
+    ...(limits.store ? { store: limits.store("client"), passOnStoreError: true } : {}),
   });
   const perCallbackHost = rateLimit({
     windowMs: 60_000,
@@ -42,6 +42,7 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     keyGenerator: (req) => `callback:${callbackHost(req.body)}`,
     skip: (req) => callbackHost(req.body) === undefined,
     handler: tooMany("for this callback host"),
+    ...(limits.store ? { store: limits.store("callback"), passOnStoreError: true } : {}),
   });
   const formOnly: RequestHandler = (req, res, next) => {
     if (!req.is("application/x-www-form-urlencoded")) {
@@ -54,14 +55,10 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     }
     next();
   };
-  const accept: RequestHandler = (req, res, next) => {
-    const parsed = hub.accept((req.body ?? {}) as Record<string, unknown>);
-    if (!parsed.ok) return text(400, parsed.reason)(req, res, next);
-    text(202, `Accepted: verification of intent for ${parsed.request.mode} will be sent to the callback.`)(
-      req,
-      res,
-      next,
-    );
+  const accept: RequestHandler = async (req, res, next) => {
+    const answer = await hub.accept((req.body ?? {}) as Record<string, unknown>);
+    if (answer.status === 503) res.setHeader("Retry-After", "30");
+    text(answer.status, answer.message)(req, res, next);
   };
 
   // Body parser failures (too large, too many fields, bad encoding) answer in plain text like the rest of the hub.

@@ -1,17 +1,25 @@
-// The WebSub hub: requests -> verification of intent -> storage; build switches -> deliveries.
+// The WebSub hub: requests -> stored pending verification -> verification of intent -> subscription; build
+// switches -> stored deliveries -> delivery worker. Every store write is awaited and handled: a request is
+// acknowledged only once stored, a failing store is logged, reported by /readyz and retried, never a crash.
 import { join } from "node:path";
 import cron from "node-cron";
-import PQueue from "p-queue";
 import type { Config } from "../../src/config.ts";
 import { feedUrls } from "../../src/domain/feeds/feed-items.ts";
-import type { BuildStore, BuildSwitch } from "../build-store/build-store.ts";
+import type { BuildStore } from "../build-store/build-store.ts";
+import type { Pool } from "../db/pool.ts";
 import type { Logger } from "../logger.ts";
+import type { HubMetrics } from "../metrics.ts";
 import { parseAllowlist } from "./address-guard.ts";
 import { type CallbackClient, createCallbackClient } from "./callback-client.ts";
-import { createDeliveryWorker, type DeliveryWorker } from "./delivery-worker.ts";
-import { type HubRequest, type LeasePolicy, type ParsedHubRequest, parseHubRequest } from "./hub-request.ts";
-import type { HubStore } from "./hub-store.ts";
+import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
+import { createDeliveryWorker } from "./delivery-worker.ts";
+import * as limits from "./hub-limits.ts";
+import { callbackHostKey, type LeasePolicy, parseHubRequest } from "./hub-request.ts";
+import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
+import { openPgHubStore } from "./pg-hub-store.ts";
 import { openSqliteHubStore } from "./sqlite-hub-store.ts";
+import { createStoreHealth } from "./store-health.ts";
+import { createTopicRecorder } from "./topic-recorder.ts";
 import { verifyIntent } from "./verify-intent.ts";
 
 export type HubConfig = Pick<
@@ -24,12 +32,22 @@ export type HubConfig = Pick<
   | "HUB_LEASE_MAX_SECONDS"
   | "HUB_RETRY_DELAYS_MS"
   | "HUB_TIMEOUT_MS"
+  | "HUB_VERIFY_QUEUE_MAX"
+  | "HUB_VERIFY_QUEUE_MAX_PER_HOST"
 >;
+
+export interface HubAnswer {
+  status: 202 | 400 | 429 | 503;
+  message: string;
+}
 
 export interface Hub {
   topics: readonly string[];
-  /** Validates a request; when well-formed, verification of intent runs in the background. */
-  accept(form: Record<string, unknown>): ParsedHubRequest;
+  /** Validates a request and stores it; verification of intent runs in the background. */
+  accept(form: Record<string, unknown>): Promise<HubAnswer>;
+  /** Failing store operations, for /readyz (empty when all is well). */
+  problems(): string[];
+  stats(): Promise<HubStats>;
   /** Resolves when no verification or delivery is running or due now (tests and shutdown). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -49,16 +67,23 @@ export function hubStorePath(config: Pick<Config, "DATA_DIR">): string {
   return join(config.DATA_DIR, "hub.sqlite");
 }
 
+/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR. */
+export async function openHubStore(config: Pick<Config, "DATA_DIR">, pool?: Pool): Promise<HubStore> {
+  return pool ? openPgHubStore(pool) : openSqliteHubStore(hubStorePath(config));
+}
+
 export function createHub(deps: {
   config: HubConfig;
   builds: BuildStore;
   logger: Logger;
-  store?: HubStore;
+  store: HubStore;
   client?: CallbackClient;
+  metrics?: HubMetrics;
 }): Hub {
-  const { config, builds, logger } = deps;
+  const { config, builds, logger, store } = deps;
   const topics = hubTopics(config.BASE_URL);
-  const store = deps.store ?? openSqliteHubStore(hubStorePath(config));
+  const health = createStoreHealth();
+  const pollMs = store.kind === "postgres" ? limits.SHARED_POLL_MS : 0;
   const client =
     deps.client ??
     createCallbackClient({
@@ -70,60 +95,125 @@ export function createHub(deps: {
     minSeconds: config.HUB_LEASE_MIN_SECONDS,
     maxSeconds: config.HUB_LEASE_MAX_SECONDS,
   };
-  const verifications = new PQueue({ concurrency: 16 });
-  const worker: DeliveryWorker = createDeliveryWorker({
+  const topicContent = (topic: string) => {
+    const path = topics.get(topic);
+    const file = path ? builds.current().files.get(path) : undefined;
+    return file && { bytes: file.identity.bytes, type: file.type, sha256: file.identity.sha256 };
+  };
+  const worker = createDeliveryWorker({
     store,
     client,
     logger,
+    health,
+    metrics: deps.metrics,
     hubUrl: feedUrls(config.BASE_URL).hub,
+    topicContent,
     retryDelaysMs: config.HUB_RETRY_DELAYS_MS,
     timeoutMs: config.HUB_TIMEOUT_MS,
-    topicContent: (topic) => {
-      const path = topics.get(topic);
-      const file = path ? builds.current().files.get(path) : undefined;
-      return file && { bytes: file.identity.bytes, type: file.type };
+    pollMs,
+    concurrency: limits.DELIVERY_CONCURRENCY,
+    concurrencyPerHost: limits.DELIVERY_CONCURRENCY_PER_HOST,
+  });
+  const verifier: ClaimPump = createClaimPump<PendingVerification>({
+    name: "verification",
+    claim: (now, until, limit) => store.claimPending(now, until, limit),
+    async run(p) {
+      const verified = await verifyIntent(p, { client, logger });
+      try {
+        await store.finishPending(p, verified, Date.now());
+        health.ok("verification.finish");
+      } catch (e) {
+        // Left pending: the claim lapses and the verification runs again.
+        const message = `verification: storing the outcome failed: ${(e as Error).message}`;
+        health.fail("verification.finish", message);
+        logger.error({ event: "hub.store_error", err: message }, message);
+      }
     },
+    hostOf: (p) => callbackHostKey(p.callback) ?? "",
+    nextDueAt: () => store.nextDueAt(),
+    claimMs: 2 * config.HUB_TIMEOUT_MS + 1000,
+    concurrency: limits.VERIFY_CONCURRENCY,
+    concurrencyPerHost: limits.VERIFY_CONCURRENCY_PER_HOST,
+    pollMs,
+    logger,
+    health,
   });
 
-  builds.onSwitch(({ previous, next }: BuildSwitch) => {
-    const now = Date.now();
-    for (const [topic, path] of topics) {
-      if (previous.files.get(path)?.identity.sha256 === next.files.get(path)?.identity.sha256) continue;
-      const count = store.enqueue(topic, now);
-      logger.info({ event: "hub.topic_changed", topic, deliveries: count }, "topic changed");
+  const recorder = createTopicRecorder({
+    store,
+    health,
+    logger,
+    retryMs: limits.RECORD_RETRY_MS,
+    recorded: () => worker.wake(),
+  });
+  const noteBuild = () =>
+    recorder.note(
+      [...topics.keys()].flatMap((topic) => {
+        const content = topicContent(topic);
+        return content ? [[topic, content.sha256] as [string, string]] : [];
+      }),
+    );
+  builds.onSwitch(noteBuild);
+
+  const sweep = async () => {
+    try {
+      const lapsed = await store.sweepLapsed(Date.now());
+      health.ok("sweep");
+      if (lapsed) {
+        deps.metrics?.removed.inc({ reason: "lease_ended" }, lapsed);
+        logger.info({ event: "hub.leases_lapsed", count: lapsed });
+      }
+    } catch (e) {
+      health.fail("sweep", `hub: sweeping lapsed leases failed: ${(e as Error).message}`);
+      logger.error({ event: "hub.store_error", err: (e as Error).message }, "sweeping lapsed leases failed");
     }
-    worker.wake();
-  });
-
-  const sweep = () => {
-    const lapsed = store.sweepLapsed(Date.now());
-    if (lapsed) logger.info({ event: "hub.leases_lapsed", count: lapsed });
   };
   const sweeper = cron.schedule("* * * * *", sweep, { noOverlap: true });
-  sweep();
-  worker.wake();
+  void sweep();
+  noteBuild();
+  verifier.wake();
 
   return {
     topics: [...topics.keys()],
-    accept(form) {
+    async accept(form) {
       const parsed = parseHubRequest(form, [...topics.keys()], lease);
-      if (parsed.ok) {
-        const request: HubRequest = parsed.request;
-        void verifications.add(() => verifyIntent(request, { client, store, logger }));
+      if (!parsed.ok) return { status: 400, message: parsed.reason };
+      const req = parsed.request;
+      const host = callbackHostKey(req.callback) ?? "";
+      try {
+        const added = await store.addPending(req, host, Date.now(), {
+          max: config.HUB_VERIFY_QUEUE_MAX,
+          maxPerHost: config.HUB_VERIFY_QUEUE_MAX_PER_HOST,
+        });
+        health.ok("accept");
+        if (!added.ok) {
+          return added.full === "host"
+            ? { status: 429, message: `Too many verifications pending for ${host}; try again later.` }
+            : { status: 503, message: "The hub's verification queue is full; try again later." };
+        }
+      } catch (e) {
+        const message = `hub: storing a ${req.mode} request failed: ${(e as Error).message}`;
+        health.fail("accept", message);
+        logger.error({ event: "hub.store_error", err: message }, message);
+        return { status: 503, message: "The hub cannot store requests right now; try again later." };
       }
-      return parsed;
+      verifier.wake();
+      return { status: 202, message: `Accepted: verification of intent for ${req.mode} will be sent to the callback.` };
     },
+    problems: () => health.problems(),
+    stats: () => store.stats(),
     async settled() {
-      await verifications.onIdle();
+      await recorder.idle();
+      await verifier.idle();
       await worker.idle();
     },
     async close() {
       await sweeper.stop();
-      verifications.clear();
-      await verifications.onIdle();
+      await recorder.close();
+      await verifier.close();
       await worker.close();
       await client.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -1,43 +1,53 @@
-// HubStore on node:sqlite (WAL, synchronous=FULL: a committed subscription survives a crash).
+// HubStore on node:sqlite (WAL, synchronous=FULL: a committed row survives a crash). One instance only.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { Delivery, FailureOutcome, HubStore, Subscription } from "./hub-store.ts";
+import { HUB_SQLITE_MIGRATIONS } from "./hub-schema.ts";
+import type { Delivery, FailureOutcome, HubStore, PendingVerification, Subscription } from "./hub-store.ts";
 
-/** Each entry migrates from version i to i + 1; PRAGMA user_version records where a database stands. */
-const MIGRATIONS = [
-  `CREATE TABLE subscriptions (
-     topic TEXT NOT NULL,
-     callback TEXT NOT NULL,
-     secret TEXT,
-     lease_seconds INTEGER NOT NULL,
-     expires_at INTEGER NOT NULL,
-     failures INTEGER NOT NULL DEFAULT 0,
-     created_at INTEGER NOT NULL,
-     updated_at INTEGER NOT NULL,
-     PRIMARY KEY (topic, callback)
-   );
-   CREATE INDEX subscriptions_expires ON subscriptions (expires_at);
-   CREATE TABLE deliveries (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     topic TEXT NOT NULL,
-     callback TEXT NOT NULL,
-     next_at INTEGER NOT NULL,
-     created_at INTEGER NOT NULL,
-     UNIQUE (topic, callback),
-     FOREIGN KEY (topic, callback) REFERENCES subscriptions (topic, callback) ON DELETE CASCADE
-   );
-   CREATE INDEX deliveries_due ON deliveries (next_at);`,
-];
+export const SCHEMA_VERSION = HUB_SQLITE_MIGRATIONS.length;
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+type Row = Record<string, string | number | null>;
 
-export function openSqliteHubStore(path: string): HubStore {
+export const rowToSubscription = (r: Row): Subscription => ({
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  leaseSeconds: Number(r.lease_seconds),
+  expiresAt: Number(r.expires_at),
+  failures: Number(r.failures),
+  createdAt: Number(r.created_at),
+});
+
+export const rowToDelivery = (r: Row): Delivery => ({
+  id: Number(r.id),
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  expiresAt: Number(r.expires_at),
+  sha256: r.sha256 === null ? null : String(r.sha256),
+  generation: Number(r.generation),
+});
+
+export const rowToPending = (r: Row): PendingVerification => ({
+  id: Number(r.id),
+  generation: Number(r.generation),
+  mode: r.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  leaseSeconds: Number(r.lease_seconds),
+});
+
+function openDatabase(path: string): DatabaseSync {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   db.exec(
     "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
   );
+  // The hub's data is small: checkpoint the WAL every 32 pages and truncate it back to 128 KiB, so it never
+  // grows to SQLite's default 4 MB (on a nearly full disk that is the difference between working and not).
+  db.exec("PRAGMA wal_autocheckpoint = 32; PRAGMA journal_size_limit = 131072;");
   const version = Number((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
   if (version > SCHEMA_VERSION) {
     throw new Error(`${path} has hub schema version ${version}, newer than this sidecar's ${SCHEMA_VERSION}`);
@@ -45,7 +55,7 @@ export function openSqliteHubStore(path: string): HubStore {
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.exec("BEGIN");
     try {
-      db.exec(MIGRATIONS[v]);
+      db.exec(HUB_SQLITE_MIGRATIONS[v]);
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec("COMMIT");
     } catch (e) {
@@ -53,32 +63,55 @@ export function openSqliteHubStore(path: string): HubStore {
       throw e;
     }
   }
+  return db;
+}
 
-  const q = {
-    upsert:
-      db.prepare(`INSERT INTO subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-      ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
-        expires_at = excluded.expires_at, failures = 0, updated_at = excluded.updated_at`),
-    remove: db.prepare("DELETE FROM subscriptions WHERE topic = ? AND callback = ?"),
-    get: db.prepare("SELECT * FROM subscriptions WHERE topic = ? AND callback = ?"),
-    enqueue: db.prepare(`INSERT INTO deliveries (topic, callback, next_at, created_at)
-      SELECT topic, callback, ?, ? FROM subscriptions WHERE topic = ? AND expires_at > ?
-      ON CONFLICT (topic, callback) DO NOTHING`),
-    due: db.prepare(`SELECT d.id, d.topic, d.callback, s.secret, s.expires_at FROM deliveries d
-      JOIN subscriptions s ON s.topic = d.topic AND s.callback = d.callback
-      WHERE d.next_at <= ? ORDER BY d.next_at, d.id LIMIT ?`),
-    claim: db.prepare("UPDATE deliveries SET next_at = ? WHERE id = ?"),
-    nextDue: db.prepare("SELECT MIN(next_at) AS next FROM deliveries"),
-    deleteDelivery: db.prepare("DELETE FROM deliveries WHERE id = ?"),
-    resetFailures: db.prepare("UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?"),
-    addFailure: db.prepare(
-      "UPDATE subscriptions SET failures = failures + 1 WHERE topic = ? AND callback = ? RETURNING failures",
-    ),
-    sweep: db.prepare("DELETE FROM subscriptions WHERE expires_at <= ?"),
-    list: db.prepare(`SELECT s.*, (SELECT COUNT(*) FROM deliveries d WHERE d.topic = s.topic AND d.callback = s.callback) AS pending
-      FROM subscriptions s ORDER BY s.topic, s.callback`),
-  };
+export function openSqliteHubStore(path: string): HubStore {
+  const db = openDatabase(path);
+  const q = Object.fromEntries(
+    Object.entries({
+      pendingCount: "SELECT COUNT(*) AS n FROM verifications",
+      pendingHostCount: "SELECT COUNT(*) AS n FROM verifications WHERE callback_host = ?",
+      pendingPair: "SELECT COUNT(*) AS n FROM verifications WHERE topic = ? AND callback = ?",
+      addPending: `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, next_at, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
+          lease_seconds = excluded.lease_seconds, generation = verifications.generation + 1`,
+      duePending: "SELECT * FROM verifications WHERE next_at <= ? ORDER BY next_at, id LIMIT ?",
+      claimPending: "UPDATE verifications SET next_at = ? WHERE id = ?",
+      dropPending: "DELETE FROM verifications WHERE id = ? AND generation = ?",
+      retryPending: "UPDATE verifications SET next_at = ? WHERE id = ?",
+      upsert: `INSERT INTO subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+        ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+          expires_at = excluded.expires_at, failures = 0, updated_at = excluded.updated_at`,
+      importSub: `INSERT INTO subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (topic, callback) DO NOTHING`,
+      remove: "DELETE FROM subscriptions WHERE topic = ? AND callback = ?",
+      get: "SELECT * FROM subscriptions WHERE topic = ? AND callback = ?",
+      topicState: "SELECT sha256 FROM topic_state WHERE topic = ?",
+      setTopic: `INSERT INTO topic_state (topic, sha256, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (topic) DO UPDATE SET sha256 = excluded.sha256, updated_at = excluded.updated_at`,
+      enqueue: `INSERT INTO deliveries (topic, callback, next_at, created_at, sha256)
+        SELECT topic, callback, ?, ?, ? FROM subscriptions WHERE topic = ? AND expires_at > ?
+        ON CONFLICT (topic, callback) DO UPDATE SET sha256 = excluded.sha256, generation = deliveries.generation + 1`,
+      due: `SELECT d.id, d.topic, d.callback, d.sha256, d.generation, s.secret, s.expires_at FROM deliveries d
+        JOIN subscriptions s ON s.topic = d.topic AND s.callback = d.callback
+        WHERE d.next_at <= ? ORDER BY d.next_at, d.id LIMIT ?`,
+      setNext: "UPDATE deliveries SET next_at = ? WHERE id = ?",
+      nextDue:
+        "SELECT MIN(n) AS next FROM (SELECT MIN(next_at) AS n FROM deliveries UNION ALL SELECT MIN(next_at) FROM verifications)",
+      deleteDelivery: "DELETE FROM deliveries WHERE id = ? AND generation = ?",
+      resetFailures: "UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?",
+      addFailure:
+        "UPDATE subscriptions SET failures = failures + 1 WHERE topic = ? AND callback = ? RETURNING failures",
+      sweep: "DELETE FROM subscriptions WHERE expires_at <= ?",
+      list: `SELECT s.*, (SELECT COUNT(*) FROM deliveries d WHERE d.topic = s.topic AND d.callback = s.callback) AS pending
+        FROM subscriptions s ORDER BY s.topic, s.callback`,
+      stats: `SELECT (SELECT COUNT(*) FROM subscriptions) AS subscriptions, (SELECT COUNT(*) FROM deliveries) AS deliveries,
+        (SELECT COUNT(*) FROM verifications) AS verifications`,
+    }).map(([k, sql]) => [k, db.prepare(sql)]),
+  );
 
   const tx = <T>(fn: () => T): T => {
     db.exec("BEGIN IMMEDIATE");
@@ -87,57 +120,72 @@ export function openSqliteHubStore(path: string): HubStore {
       db.exec("COMMIT");
       return out;
     } catch (e) {
-      db.exec("ROLLBACK");
+      if (db.isTransaction) db.exec("ROLLBACK");
       throw e;
     }
   };
+  const count = (stmt: string, ...args: (string | number)[]) => Number((q[stmt].get(...args) as Row).n);
 
-  type Row = Record<string, string | number | null>;
-  const toSubscription = (r: Row): Subscription => ({
-    topic: String(r.topic),
-    callback: String(r.callback),
-    secret: r.secret === null ? null : String(r.secret),
-    leaseSeconds: Number(r.lease_seconds),
-    expiresAt: Number(r.expires_at),
-    failures: Number(r.failures),
-    createdAt: Number(r.created_at),
-  });
-
-  return {
-    upsert: ({ topic, callback, secret, leaseSeconds, now }) =>
-      void q.upsert.run(topic, callback, secret, leaseSeconds, now + leaseSeconds * 1000, now, now),
-    remove: (topic, callback) => Number(q.remove.run(topic, callback).changes) > 0,
-    get(topic, callback) {
-      const row = q.get.get(topic, callback) as Row | undefined;
-      return row ? toSubscription(row) : undefined;
-    },
-    enqueue: (topic, now) => Number(q.enqueue.run(now, now, topic, now).changes),
-    claimDue(now, claimUntil, limit) {
+  const store: HubStore = {
+    kind: "sqlite",
+    async addPending(req, host, now, limits) {
       return tx(() => {
-        const rows = q.due.all(now, limit) as Row[];
-        for (const r of rows) q.claim.run(claimUntil, r.id);
-        return rows.map(
-          (r): Delivery => ({
-            id: Number(r.id),
-            topic: String(r.topic),
-            callback: String(r.callback),
-            secret: r.secret === null ? null : String(r.secret),
-            expiresAt: Number(r.expires_at),
-          }),
-        );
+        // Replacing a request that waits for the same pair takes no new place.
+        if (count("pendingPair", req.topic, req.callback) === 0) {
+          if (count("pendingCount") >= limits.max) return { ok: false, full: "all" } as const;
+          if (count("pendingHostCount", host) >= limits.maxPerHost) return { ok: false, full: "host" } as const;
+        }
+        q.addPending.run(req.mode, req.topic, req.callback, host, req.secret, req.leaseSeconds, now, now);
+        return { ok: true } as const;
       });
     },
-    nextDueAt() {
+    async claimPending(now, claimUntil, limit) {
+      return tx(() => {
+        const rows = q.duePending.all(now, limit) as Row[];
+        for (const r of rows) q.claimPending.run(claimUntil, r.id);
+        return rows.map(rowToPending);
+      });
+    },
+    async finishPending(p, verified, now) {
+      tx(() => {
+        if (verified && p.mode === "subscribe") {
+          q.upsert.run(p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now, now);
+        } else if (verified) {
+          q.remove.run(p.topic, p.callback);
+        }
+        // A newer request for the same pair replaced this one meanwhile: it runs next.
+        if (Number(q.dropPending.run(p.id, p.generation).changes) === 0) q.retryPending.run(now, p.id);
+      });
+    },
+    async recordTopic(topic, sha256, now) {
+      return tx(() => {
+        const row = q.topicState.get(topic) as Row | undefined;
+        if (row?.sha256 === sha256) return 0;
+        q.setTopic.run(topic, sha256, now);
+        return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
+      });
+    },
+    async claimDue(now, claimUntil, limit) {
+      return tx(() => {
+        const rows = q.due.all(now, limit) as Row[];
+        for (const r of rows) q.setNext.run(claimUntil, r.id);
+        return rows.map(rowToDelivery);
+      });
+    },
+    async nextDueAt() {
       const next = (q.nextDue.get() as { next: number | null }).next;
       return next === null ? undefined : Number(next);
     },
-    delivered(d) {
+    async release(d, at) {
+      q.setNext.run(at, d.id);
+    },
+    async delivered(d, now) {
       tx(() => {
-        q.deleteDelivery.run(d.id);
+        if (Number(q.deleteDelivery.run(d.id, d.generation).changes) === 0) q.setNext.run(now, d.id);
         q.resetFailures.run(d.topic, d.callback);
       });
     },
-    failed(d, now, retryDelaysMs, maxFailures): FailureOutcome {
+    async failed(d, now, retryDelaysMs, maxFailures): Promise<FailureOutcome> {
       return tx(() => {
         const row = q.addFailure.get(d.topic, d.callback) as { failures: number } | undefined;
         if (!row || row.failures >= maxFailures) {
@@ -145,12 +193,50 @@ export function openSqliteHubStore(path: string): HubStore {
           return { removed: true };
         }
         const delay = retryDelaysMs[Math.min(row.failures - 1, retryDelaysMs.length - 1)] ?? 0;
-        q.claim.run(now + delay, d.id);
+        q.setNext.run(now + delay, d.id);
         return { removed: false, retryAt: now + delay };
       });
     },
-    sweepLapsed: (now) => Number(q.sweep.run(now).changes),
-    list: () => (q.list.all() as Row[]).map((r) => ({ ...toSubscription(r), pending: Number(r.pending) })),
-    close: () => db.close(),
+    async remove(topic, callback) {
+      return Number(q.remove.run(topic, callback).changes) > 0;
+    },
+    async get(topic, callback) {
+      const row = q.get.get(topic, callback) as Row | undefined;
+      return row ? rowToSubscription(row) : undefined;
+    },
+    async importSubscription(s, now) {
+      const r = q.importSub.run(
+        s.topic,
+        s.callback,
+        s.secret,
+        s.leaseSeconds,
+        s.expiresAt,
+        s.failures,
+        s.createdAt,
+        now,
+      );
+      return Number(r.changes) > 0;
+    },
+    async sweepLapsed(now) {
+      return Number(q.sweep.run(now).changes);
+    },
+    async list() {
+      return (q.list.all() as Row[]).map((r) => ({ ...rowToSubscription(r), pending: Number(r.pending) }));
+    },
+    async stats() {
+      const r = q.stats.get() as Row;
+      return {
+        subscriptions: Number(r.subscriptions),
+        pendingDeliveries: Number(r.deliveries),
+        pendingVerifications: Number(r.verifications),
+      };
+    },
+    async ping() {
+      return null;
+    },
+    async close() {
+      db.close();
+    },
   };
+  return store;
 }

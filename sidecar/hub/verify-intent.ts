@@ -1,16 +1,15 @@
 // Verification of intent (W3C WebSub 5.3): a GET with a fresh challenge; only a 2xx whose body is exactly
-// the challenge changes anything. A failed attempt leaves any existing subscription as it was.
+// the challenge counts. This is the network half; the hub applies the outcome to the store.
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import type { HubRequest } from "./hub-request.ts";
-import type { HubStore } from "./hub-store.ts";
 
 const CHALLENGE_BYTES = 24;
 
 export async function verifyIntent(
   req: HubRequest,
-  deps: { client: CallbackClient; store: HubStore; logger: Logger },
+  deps: { client: CallbackClient; logger: Logger },
 ): Promise<boolean> {
   const challenge = randomBytes(CHALLENGE_BYTES).toString("base64url");
   const url = new URL(req.callback);
@@ -19,25 +18,13 @@ export async function verifyIntent(
   url.searchParams.append("hub.challenge", challenge);
   if (req.mode === "subscribe") url.searchParams.append("hub.lease_seconds", String(req.leaseSeconds));
   const log = { event: "hub.verify", mode: req.mode, topic: req.topic, callback_host: url.host };
-  let verified = false;
   try {
     const res = await deps.client.get(url, challenge.length + 64);
-    verified = res.status >= 200 && res.status < 300 && res.body === challenge;
+    const verified = res.status >= 200 && res.status < 300 && res.body === challenge;
     deps.logger.info({ ...log, status: res.status, verified }, verified ? "intent verified" : "intent not verified");
+    return verified;
   } catch (e) {
     deps.logger.info({ ...log, verified: false, err: (e as Error).message }, "verification request failed");
+    return false;
   }
-  if (!verified) return false;
-  if (req.mode === "subscribe") {
-    deps.store.upsert({
-      topic: req.topic,
-      callback: req.callback,
-      secret: req.secret,
-      leaseSeconds: req.leaseSeconds,
-      now: Date.now(),
-    });
-  } else {
-    deps.store.remove(req.topic, req.callback);
-  }
-  return true;
 }

@@ -11,6 +11,8 @@ export interface Readiness {
   checks?: Array<() => Promise<string | null>>;
   /** True once a graceful shutdown has begun: the balancer should drain this instance. */
   draining?: () => boolean;
+  /** Conditions worth an operator's attention that do not stop serving (e.g. a full disk under the hub). */
+  warnings?: () => string[];
 }
 
 export function createHealthRouter(store: BuildStore, readiness: Readiness = {}): Router {
@@ -21,6 +23,7 @@ export function createHealthRouter(store: BuildStore, readiness: Readiness = {})
   router.get(READY_PATH, async (_req, res) => {
     const build = store.current().manifest;
     const problems: string[] = [];
+    const warnings = readiness.warnings?.() ?? [];
     if (readiness.draining?.()) problems.push("shutting down");
     for (const check of readiness.checks ?? []) {
       const problem = await check().catch((e: Error) => e.message);
@@ -34,6 +37,7 @@ export function createHealthRouter(store: BuildStore, readiness: Readiness = {})
         build_id: build.build_id,
         review_count: build.review_count,
         ...(problems.length ? { problems } : {}),
+        ...(warnings.length ? { warnings } : {}),
       });
   });
   return router;

@@ -432,7 +432,14 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
               content: { "text/plain": { schema: { type: "string" } } },
             },
             415: { description: "Body is not form-encoded", content: { "text/plain": { schema: { type: "string" } } } },
-            429: { description: "Rate limit exceeded", content: { "text/plain": { schema: { type: "string" } } } },
+            429: {
+              description: "Rate limit exceeded, or too many verifications pending for this callback host",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            503: {
+              description: "Verification queue full, or the hub cannot store the request now; Retry-After",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
           },
         },
       },

@@ -2,7 +2,8 @@
 // callback server and the sidecar as a real process.
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { openSqliteHubStore } from "../../sidecar/hub/sqlite-hub-store.ts";
+import { DatabaseSync } from "node:sqlite";
+import { rowToSubscription } from "../../sidecar/hub/sqlite-hub-store.ts";
 import { contentFixture, runBuild } from "./build.ts";
 import { tempDir } from "./paths.ts";
 
@@ -56,11 +57,17 @@ export async function hubRequest(
   return { status: res.status, text: await res.text() };
 }
 
+/** The subscriptions in a sidecar's SQLite file, read synchronously (for polling in tests). */
 export function subscriptions(dataDir: string) {
-  const store = openSqliteHubStore(join(dataDir, "hub.sqlite"));
+  const db = new DatabaseSync(join(dataDir, "hub.sqlite"), { readOnly: true });
   try {
-    return store.list();
+    return (
+      db.prepare("SELECT * FROM subscriptions ORDER BY topic, callback").all() as Record<
+        string,
+        string | number | null
+      >[]
+    ).map(rowToSubscription);
   } finally {
-    store.close();
+    db.close();
   }
 }

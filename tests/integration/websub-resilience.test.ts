@@ -21,6 +21,7 @@ const baseEnv = (dist: string, dataDir: string) => ({
   HUB_RETRY_DELAYS_MS: "200,200",
   HUB_RATE_LIMIT_PER_CLIENT: "100000",
   HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
+  HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000",
 });
 
 test("a sidecar killed with SIGKILL mid-fan-out delivers the rest after it starts again", async () => {
@@ -36,7 +37,7 @@ test("a sidecar killed with SIGKILL mid-fan-out delivers the rest after it start
         hubRequest(sidecar.url, { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": cb.url(p) }),
       ),
     );
-    await until("200 verified", () => subscriptions(dataDir).length === 200, 20_000);
+    await until("200 verified", () => subscriptions(dataDir).length === 200, 60_000);
     for (const p of paths) cb.behaviours.set(p, { delayMs: 150 });
     await deploy(variants[1], dist);
     await until("some deliveries", () => cb.received.filter((r) => r.method === "POST").length >= 20, 10_000);

@@ -61,3 +61,31 @@ test("the allowlist admits private ranges it names, IPv4-mapped included, and no
   assert.throws(() => parseAllowlist(["localhost/8"]), /not an IP address/);
   assert.throws(() => parseAllowlist(["10.0.0.0/33"]), /prefix length/);
 });
+
+// Issue 11: IPv6 forms that embed an IPv4 address are judged by the IPv4 address they carry.
+for (const [ip, cls] of [
+  ["::7f00:1", "loopback"], // IPv4-compatible
+  ["::127.0.0.1", "loopback"],
+  ["[::7f00:1]", "loopback"],
+  ["::ffff:0:7f00:1", "loopback"], // IPv4-translated (SIIT)
+  ["::ffff:0:127.0.0.1", "loopback"],
+  ["0:0:0:0:ffff:0:a00:1", "private"],
+  ["::ffff:0:a9fe:a9fe", "link-local"],
+  ["::a9fe:a9fe", "link-local"],
+  ["64:ff9b::7f00:1", "loopback"], // NAT64 well-known prefix
+  ["64:ff9b::a9fe:a9fe", "link-local"],
+  ["0:0:0:0:0:FFFF:7F00:0001", "loopback"],
+  ["::ffff:0:808:808", "reserved"], // translated public: not a route to a public host
+  ["::808:808", "reserved"],
+] as const) {
+  test(`${ip} embeds an IPv4 address and is ${cls}`, () => {
+    assert.equal(classifyAddress(ip), cls);
+    assert.equal(isAllowedAddress(ip, parseAllowlist([])), false);
+  });
+}
+
+test("the unspecified and loopback IPv6 addresses are not read as embeddings", () => {
+  assert.equal(classifyAddress("::"), "reserved");
+  assert.equal(classifyAddress("::1"), "loopback");
+  assert.equal(classifyAddress("::2"), "reserved");
+});

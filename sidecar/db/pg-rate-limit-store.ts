@@ -1,0 +1,64 @@
+// An express-rate-limit Store on PostgreSQL: every instance counts in one table, so a limit of 10 per minute
+// is 10 per minute across all sidecars. Fixed windows, one statement (one round trip) per counted request.
+import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
+import { migrate } from "./migrate.ts";
+import type { Pool } from "./pool.ts";
+
+const RATE_LIMIT_MIGRATIONS = [
+  `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
+   CREATE INDEX rate_limits_reset ON rate_limits (reset_at);`,
+];
+
+/** Creates the table (under the migration lock); call once before creating stores. */
+export async function migrateRateLimits(pool: Pool): Promise<void> {
+  await migrate(pool, "rate_limits", RATE_LIMIT_MIGRATIONS);
+}
+
+export class PgRateLimitStore implements Store {
+  readonly localKeys = false;
+  readonly prefix: string;
+  #windowMs = 60_000;
+  #pool: Pool;
+  #counted = 0;
+
+  constructor(pool: Pool, prefix: string) {
+    this.#pool = pool;
+    this.prefix = `${prefix}:`;
+  }
+
+  init(options: Options): void {
+    this.#windowMs = options.windowMs;
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const { rows } = await this.#pool.query<{ hits: number; reset_at: number }>(
+      "SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > $2",
+      [this.prefix + key, Date.now()],
+    );
+    return rows[0] && { totalHits: rows[0].hits, resetTime: new Date(Number(rows[0].reset_at)) };
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const now = Date.now();
+    // Now and then, forget windows that ended (any instance may do it; it is idempotent).
+    if (++this.#counted % 1000 === 0)
+      void this.#pool.query("DELETE FROM rate_limits WHERE reset_at <= $1", [now]).catch(() => undefined);
+    const { rows } = await this.#pool.query<{ hits: number; reset_at: number }>(
+      `INSERT INTO rate_limits AS r (key, hits, reset_at) VALUES ($1, 1, $2)
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN r.reset_at <= $3 THEN 1 ELSE r.hits + 1 END,
+         reset_at = CASE WHEN r.reset_at <= $3 THEN $2 ELSE r.reset_at END
+       RETURNING hits, reset_at`,
+      [this.prefix + key, now + this.#windowMs, now],
+    );
+    return { totalHits: rows[0].hits, resetTime: new Date(Number(rows[0].reset_at)) };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.#pool.query("UPDATE rate_limits SET hits = GREATEST(hits - 1, 0) WHERE key = $1", [this.prefix + key]);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.#pool.query("DELETE FROM rate_limits WHERE key = $1", [this.prefix + key]);
+  }
+}

@@ -1,0 +1,145 @@
+// Runs rows claimed from the hub store (deliveries, verifications): claims no more than it can start soon (so a
+// claim does not lapse while it waits in memory), bounded globally and per callback host, wakes when told, when
+// the next row falls due, and every `pollMs` (other instances may have added work). A failing store is logged,
+// reported and retried with a growing pause; it never throws out of the pump.
+import PQueue from "p-queue";
+import type { Logger } from "../logger.ts";
+import type { StoreHealth } from "./store-health.ts";
+
+export interface ClaimPumpDeps<T> {
+  name: string;
+  claim(now: number, claimUntil: number, limit: number): Promise<T[]>;
+  run(item: T): Promise<void>;
+  hostOf(item: T): string;
+  nextDueAt(): Promise<number | undefined>;
+  /** How long a claim hides a row: longer than one run can take. */
+  claimMs: number;
+  concurrency: number;
+  concurrencyPerHost: number;
+  /** Look for work at least this often (several instances share the store); 0 = only when due. */
+  pollMs: number;
+  logger: Logger;
+  health: StoreHealth;
+}
+
+export interface ClaimPump {
+  wake(): void;
+  /** Resolves when nothing is claimed or running. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_ERROR_PAUSE_MS = 10_000;
+
+export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
+  const global = new PQueue({ concurrency: deps.concurrency });
+  const perHost = new Map<string, PQueue>();
+  const capacity = deps.concurrency * 2;
+  let inFlight = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let pumping: Promise<void> | undefined;
+  let again = false;
+  let errorPause = 0;
+  const idleWaiters: (() => void)[] = [];
+
+  const hostQueue = (host: string) => {
+    let q = perHost.get(host);
+    if (!q) {
+      q = new PQueue({ concurrency: deps.concurrencyPerHost });
+      q.addEventListener("idle", () => perHost.delete(host));
+      perHost.set(host, q);
+    }
+    return q;
+  };
+
+  const storeFailed = (what: string, e: unknown) => {
+    errorPause = Math.min(MAX_ERROR_PAUSE_MS, Math.max(250, errorPause * 2));
+    const message = `${deps.name}: ${what} failed: ${(e as Error).message}`;
+    deps.health.fail(`${deps.name}.${what}`, message);
+    deps.logger.error({ event: "hub.store_error", err: message, retry_ms: errorPause }, message);
+  };
+
+  function start(item: T) {
+    inFlight++;
+    void hostQueue(deps.hostOf(item))
+      .add(() => global.add(() => deps.run(item)))
+      .catch((e) => deps.logger.error({ event: "hub.task_error", err: (e as Error).message }, `${deps.name} failed`))
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) for (const w of idleWaiters.splice(0)) w();
+        wake();
+      });
+  }
+
+  async function pump() {
+    do {
+      again = false;
+      const room = capacity - inFlight;
+      if (room <= 0) return;
+      const now = Date.now();
+      let items: T[];
+      try {
+        items = await deps.claim(now, now + deps.claimMs, room);
+        errorPause = 0;
+      } catch (e) {
+        storeFailed("claim", e);
+        return;
+      }
+      if (closed) return;
+      for (const item of items) start(item);
+      if (items.length === room) again = true;
+    } while (again && !closed);
+  }
+
+  async function schedule() {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    let wait: number | undefined;
+    if (errorPause) wait = errorPause;
+    else {
+      try {
+        const next = await deps.nextDueAt();
+        if (next !== undefined) wait = Math.max(0, next - Date.now()) + 5;
+      } catch (e) {
+        storeFailed("nextDueAt", e);
+        wait = errorPause;
+      }
+    }
+    if (deps.pollMs > 0) wait = Math.min(wait ?? deps.pollMs, deps.pollMs);
+    if (wait === undefined || closed) return;
+    timer = setTimeout(wake, wait);
+    timer.unref();
+  }
+
+  function wake() {
+    if (closed) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = pump()
+      .then(schedule)
+      .finally(() => {
+        pumping = undefined;
+      });
+  }
+
+  return {
+    wake,
+    async idle() {
+      while (pumping || inFlight > 0) {
+        if (pumping) await pumping;
+        if (inFlight > 0) await new Promise<void>((r) => idleWaiters.push(r));
+      }
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const q of perHost.values()) q.clear();
+      await pumping;
+      await global.onIdle();
+    },
+  };
+}

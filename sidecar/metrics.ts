@@ -1,0 +1,170 @@
+// Prometheus metrics (prom-client): one registry per sidecar, the default process metrics (event-loop lag
+// included), HTTP request durations labelled by route pattern (bounded: never a raw path), the build, and the
+// hub. Other parts import the named metrics from here (e.g. `metrics.mcpRequests` for MCP methods).
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { BuildStore } from "./build-store/build-store.ts";
+
+export const METRICS_PATH = "/metrics";
+const PREFIX = "reviews_";
+
+export interface HubMetrics {
+  delivered: Counter;
+  failed: Counter;
+  removed: Counter<"reason">;
+}
+
+export interface HubStatsSource {
+  stats(): Promise<{ subscriptions: number; pendingDeliveries: number; pendingVerifications: number }>;
+}
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<"method" | "route" | "status">;
+  hub: HubMetrics;
+  /** MCP JSON-RPC requests by method (the MCP route increments it). */
+  mcpRequests: Counter<"method">;
+  /** Reports the build that `store` serves (id, age, reviews). */
+  observeBuild(store: BuildStore): void;
+  /** Reports the hub's subscriptions and pending work, read from its store at scrape time. */
+  observeHub(source: HubStatsSource): void;
+  /** Wraps the request listener to time every request. */
+  instrument(listener: RequestListener): RequestListener;
+}
+
+/**
+ * The route label: Express's matched route pattern; "static" for files of the build (answered before Express,
+ * which never saw the request, so it set no `req.res`); "unmatched" otherwise.
+ */
+export function routeLabel(req: IncomingMessage): string {
+  const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string; res?: ServerResponse };
+  if (typeof r.route?.path === "string") return `${r.baseUrl ?? ""}${r.route.path}`;
+  return r.res ? "unmatched" : "static";
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  const httpDuration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: "HTTP request duration by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  const hub: HubMetrics = {
+    delivered: new Counter({
+      name: `${PREFIX}hub_deliveries_delivered_total`,
+      help: "Content notifications acknowledged with a 2xx",
+      registers: [registry],
+    }),
+    failed: new Counter({
+      name: `${PREFIX}hub_deliveries_failed_total`,
+      help: "Content notifications that failed (non-2xx, timeout, connection error, redirect)",
+      registers: [registry],
+    }),
+    removed: new Counter({
+      name: `${PREFIX}hub_subscriptions_removed_total`,
+      help: "Subscriptions removed by this instance, by reason (failures, gone, lease_ended)",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
+  };
+  const mcpRequests = new Counter({
+    name: `${PREFIX}mcp_requests_total`,
+    help: "MCP JSON-RPC requests by method",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
+  const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+  return {
+    registry,
+    httpDuration,
+    hub,
+    mcpRequests,
+    observeBuild(store) {
+      let loadedAt = Date.now();
+      store.onSwitch(() => {
+        loadedAt = Date.now();
+      });
+      const info: Gauge<"build_id"> = new Gauge({
+        name: `${PREFIX}build_info`,
+        help: "The build this instance serves (value 1, labelled with its build_id)",
+        labelNames: ["build_id"] as const,
+        registers: [registry],
+        collect() {
+          info.reset();
+          info.set({ build_id: store.current().manifest.build_id }, 1);
+        },
+      });
+      const age: Gauge = new Gauge({
+        name: `${PREFIX}build_age_seconds`,
+        help: "Seconds since this instance loaded the build it serves",
+        registers: [registry],
+        collect() {
+          age.set((Date.now() - loadedAt) / 1000);
+        },
+      });
+      const reviews: Gauge = new Gauge({
+        name: `${PREFIX}reviews_published`,
+        help: "Reviews published in the build this instance serves",
+        registers: [registry],
+        collect() {
+          reviews.set(store.current().manifest.review_count);
+        },
+      });
+    },
+    observeHub(source) {
+      const gauge = (
+        name: string,
+        help: string,
+        key: "subscriptions" | "pendingDeliveries" | "pendingVerifications",
+      ) => {
+        const g: Gauge = new Gauge({
+          name: `${PREFIX}${name}`,
+          help,
+          registers: [registry],
+          async collect() {
+            // A failing store shows as a missing sample rather than a failed scrape.
+            const stats = await source.stats().catch(() => undefined);
+            if (stats) g.set(stats[key]);
+          },
+        });
+      };
+      gauge("hub_subscriptions", "Subscriptions in the hub's store (all instances)", "subscriptions");
+      gauge("hub_deliveries_pending", "Deliveries waiting or in flight (all instances)", "pendingDeliveries");
+      gauge("hub_verifications_pending", "Verifications of intent waiting or in flight", "pendingVerifications");
+    },
+    instrument(listener) {
+      return (req, res) => {
+        const end = httpDuration.startTimer();
+        res.once("finish", () => {
+          const method = KNOWN_METHODS.has(req.method ?? "") ? (req.method as string) : "other";
+          end({ method, route: routeLabel(req), status: String(res.statusCode) });
+        });
+        listener(req, res);
+      };
+    },
+  };
+}
+
+/** MCP methods come from clients: any name outside the protocol's own is counted as "other" (bounded labels). */
+const MCP_METHODS = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "(response)",
+]);
+export const mcpMethodLabel = (method: string): string => (MCP_METHODS.has(method) ? method : "other");

@@ -1,0 +1,59 @@
+// A real nginx (Debian nginx-light) as a child process, on loopback, with a config written to a temp dir.
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { tempDir } from "./paths.ts";
+
+export const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
+
+/** A port that was free a moment ago (bind 0, read, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningNginx {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startNginx(config: string, port: number): Promise<RunningNginx> {
+  const dir = await tempDir("nginx");
+  const file = join(dir, "nginx.conf");
+  await writeFile(file, config);
+  let stderr = "";
+  const child = spawn(NGINX, ["-p", dir, "-c", file, "-g", `daemon off; pid ${dir}/nginx.pid; error_log stderr;`], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr?.on("data", (d) => (stderr += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
+    const up = await fetch(`${url}/healthz`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGQUIT");
+      }),
+  };
+}

@@ -1,0 +1,117 @@
+// Issue 11: a full disk under DATA_DIR (a 300 KiB tmpfs) never crashes the sidecar and never silently loses
+// an acknowledged subscribe request or the notifications of a build switch: requests are 202 only once stored
+// (503 otherwise), /readyz reports the condition, and everything completes once space is freed.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdir, open, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CallbackServer, until } from "../helpers/callback-server.ts";
+import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { makeTestPki } from "../helpers/tls.ts";
+
+function mountTmpfs(dir: string): string | undefined {
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", dir], { stdio: "pipe" });
+    return undefined;
+  } catch (e) {
+    return `cannot mount a tmpfs (${(e as Error).message.split("\n")[0]}); this test needs root`;
+  }
+}
+
+/** Fills the file system holding `dir` until it refuses another byte. */
+async function fill(dir: string): Promise<string> {
+  const path = join(dir, "filler");
+  const f = await open(path, "w");
+  const chunk = Buffer.alloc(4096, 1);
+  try {
+    for (;;) await f.write(chunk);
+  } catch (e) {
+    assert.equal((e as NodeJS.ErrnoException).code, "ENOSPC");
+  }
+  try {
+    for (;;) await f.write(chunk.subarray(0, 1));
+  } catch {
+    // full to the byte
+  } finally {
+    await f.close().catch(() => undefined);
+  }
+  return path;
+}
+
+const readyz = async (url: string) => (await fetch(`${url}/readyz`)).json() as Promise<{ warnings?: string[] }>;
+
+const dataDir = join(await tempDir("diskfull"), "data");
+await mkdir(dataDir);
+const cannotMount = mountTmpfs(dataDir);
+if (cannotMount) console.log(`skipping the disk-full test: ${cannotMount}`);
+
+test("a full disk under DATA_DIR: no crash, no acknowledged request lost, no notification lost", {
+  skip: cannotMount,
+}, async () => {
+  const pki = await makeTestPki();
+  const variants = await buildVariants();
+  const dist = await freshDist(variants[0]);
+  const cb = await CallbackServer.start(pki);
+  const sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    DATA_DIR: dataDir,
+    BASE_URL: BASE,
+    NODE_EXTRA_CA_CERTS: pki.caFile,
+    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
+    HUB_TIMEOUT_MS: "2000",
+    HUB_RATE_LIMIT_PER_CLIENT: "100000",
+    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
+  });
+  try {
+    const early = Array.from({ length: 5 }, (_, i) => `/early/${i}`);
+    for (const p of early) {
+      const r = await hubRequest(sidecar.url, {
+        "hub.mode": "subscribe",
+        "hub.topic": TOPICS.json,
+        "hub.callback": cb.url(p),
+      });
+      if (r.status !== 202) await new Promise((res) => setTimeout(res, 500));
+      assert.equal(r.status, 202, r.text + JSON.stringify(sidecar.logs.filter((l) => l.event === "hub.store_error")));
+    }
+    await until("early subscribers verified", () => subscriptions(dataDir).length === 5, 20_000);
+
+    const filler = await fill(dataDir);
+    const late = Array.from({ length: 14 }, (_, i) => `/late/${i}`);
+    const answers = await Promise.all(
+      late.map((p) =>
+        hubRequest(sidecar.url, { "hub.mode": "subscribe", "hub.topic": TOPICS.json, "hub.callback": cb.url(p) }),
+      ),
+    );
+    for (const a of answers) assert.ok(a.status === 202 || a.status === 503, `${a.status} ${a.text}`);
+    const acknowledged = late.filter((_, i) => answers[i].status === 202);
+    console.log(`with the disk full: ${acknowledged.length} of 14 subscribe requests acknowledged, the rest 503`);
+
+    // A build switch while the store cannot write: reported, not lost.
+    await deploy(variants[1], dist);
+    await until("readyz reports the store failure", async () => (await readyz(sidecar.url)).warnings?.length, 10_000);
+    assert.equal((await fetch(`${sidecar.url}/readyz`)).status, 200, "reads are still served");
+    assert.equal(sidecar.child.exitCode, null, "still running");
+    assert.ok(sidecar.logs.some((l) => l.event === "hub.store_error"));
+
+    await rm(filler);
+    await until(
+      "every early subscriber notified once space is back",
+      () => early.every((p) => cb.posts(p).length >= 1),
+      30_000,
+    );
+    await until(
+      "every acknowledged request verified",
+      () => acknowledged.every((p) => subscriptions(dataDir).some((s) => s.callback === cb.url(p))),
+      30_000,
+    );
+    await until("readyz clear again", async () => !(await readyz(sidecar.url)).warnings, 10_000);
+    assert.equal(sidecar.child.exitCode, null);
+  } finally {
+    await sidecar.stop();
+    await cb.close();
+    execFileSync("umount", [dataDir]);
+  }
+});

@@ -1,0 +1,74 @@
+// Issue 12: `npm run hub -- migrate --to postgres://…` moves an embedded hub to PostgreSQL; the subscribers keep
+// being notified without subscribing again, and running it twice copies nothing new.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CallbackServer, until } from "../helpers/callback-server.ts";
+import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
+import { createTestDatabase } from "../helpers/pg.ts";
+import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { makeTestPki } from "../helpers/tls.ts";
+
+test("hub migrate copies the SQLite hub to PostgreSQL and the subscribers stay notified", async () => {
+  const pki = await makeTestPki();
+  const variants = await buildVariants();
+  const dist = await freshDist(variants[0]);
+  const dataDir = join(await tempDir("hubmigrate"), "data");
+  const db = await createTestDatabase("migrate");
+  const cb = await CallbackServer.start(pki);
+  const env = {
+    DIST_DIR: dist,
+    DATA_DIR: dataDir,
+    BASE_URL: BASE,
+    NODE_EXTRA_CA_CERTS: pki.caFile,
+    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
+    HUB_TIMEOUT_MS: "2000",
+  };
+  const paths = ["/m/1", "/m/2", "/m/3"];
+  try {
+    const embedded = await startSidecarProcess(env);
+    for (const p of paths) {
+      const fields = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": cb.url(p) };
+      assert.equal((await hubRequest(embedded.url, { ...fields, "hub.secret": `secret${p}` })).status, 202);
+    }
+    await until("3 verified", () => subscriptions(dataDir).length === 3, 20_000);
+    assert.equal(await embedded.stop(), 0);
+
+    const migrate = () =>
+      spawnSync(process.execPath, [join(ROOT, "scripts/hub.ts"), "migrate", "--to", db.url], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir },
+        encoding: "utf8",
+      });
+    const first = migrate();
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /Copied 3 subscription\(s\).*0 were already there/);
+    const again = migrate();
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /Copied 0 subscription\(s\).*3 were already there/);
+
+    const shared = await startSidecarProcess({ ...env, DATABASE_URL: db.url });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await deploy(variants[1], dist);
+      await until("all notified", () => paths.every((p) => cb.posts(p).length === 1), 20_000);
+      for (const p of paths) {
+        assert.match(String(cb.posts(p)[0].headers["x-hub-signature"]), /^sha256=[0-9a-f]{64}$/, "secret kept");
+      }
+      const list = spawnSync(process.execPath, [join(ROOT, "scripts/hub.ts"), "list", "--json"], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: db.url },
+        encoding: "utf8",
+      });
+      assert.equal(list.status, 0, list.stderr);
+      assert.equal((JSON.parse(list.stdout) as unknown[]).length, 3);
+    } finally {
+      await shared.stop();
+    }
+  } finally {
+    await cb.close();
+    await db.drop();
+  }
+});

@@ -1,0 +1,116 @@
+// Operations with DATABASE_URL: /healthz, /readyz (database check), /metrics (prom-client text), TRUST_PROXY,
+// and a hub rate limit that counts across two instances sharing one PostgreSQL.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { BASE, buildVariants, freshDist, TOPICS } from "../helpers/hub-fixture.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
+import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
+
+let db: TestDatabase;
+let dist: string;
+const running: SidecarProcess[] = [];
+const start = async (env: Record<string, string>) => {
+  const s = await startSidecarProcess({
+    DIST_DIR: dist,
+    DATA_DIR: join(await tempDir("ops"), "data"),
+    BASE_URL: BASE,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "info",
+    ...env,
+  });
+  running.push(s);
+  return s;
+};
+const subscribeFrom = (url: string, client: string, i: number) =>
+  fetch(`${url}/api/websub/hub`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": client },
+    body: new URLSearchParams({
+      "hub.mode": "subscribe",
+      "hub.topic": TOPICS.json,
+      "hub.callback": `https://127.0.0.1:9/ops/${i}`,
+    }).toString(),
+  }).then((r) => r.status);
+
+before(async () => {
+  db = await createTestDatabase("ops");
+  dist = await freshDist((await buildVariants())[0]);
+});
+after(async () => {
+  for (const s of running) await s.stop();
+  await db.drop();
+});
+
+test("/healthz, /readyz and /metrics with a database", async () => {
+  const s = await start({});
+  assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
+  const ready = await fetch(`${s.url}/readyz`);
+  const body = (await ready.json()) as { status: string; build_id: string; review_count: number };
+  assert.equal(ready.status, 200);
+  assert.equal(body.status, "ready");
+  await fetch(`${s.url}/reviews.json`);
+  await fetch(`${s.url}/api/reviews/since/2024-01-01`);
+  await fetch(`${s.url}/api/reviews/since/2024-02-02`);
+  await fetch(`${s.url}/no/such/path/${Math.random()}`);
+  const res = await fetch(`${s.url}/metrics`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  const has = (re: RegExp) => assert.match(text, re);
+  has(/reviews_http_request_duration_seconds_bucket\{[^}]*route="static"[^}]*status="200"/);
+  has(
+    /reviews_http_request_duration_seconds_count\{method="GET",route="\/api\/reviews\/since\/:date",status="200"\} 2/,
+  );
+  has(/route="unmatched",status="404"/);
+  assert.doesNotMatch(text, /route="\/no\/such|2024-01-01/, "raw paths never become labels");
+  has(new RegExp(`reviews_build_info\\{build_id="${body.build_id}"\\} 1`));
+  has(new RegExp(`reviews_reviews_published ${body.review_count}`));
+  has(/reviews_build_age_seconds \d/);
+  has(/reviews_hub_subscriptions 0/);
+  has(/reviews_hub_deliveries_pending 0/);
+  has(/reviews_hub_deliveries_delivered_total 0/);
+  has(/reviews_mcp_requests_total/);
+  has(/reviews_nodejs_eventloop_lag_seconds/);
+  has(/reviews_process_resident_memory_bytes/);
+});
+
+test("TRUST_PROXY=loopback: the per-client limit and the log see the address behind the proxy", async () => {
+  const s = await start({ TRUST_PROXY: "loopback", HUB_RATE_LIMIT_PER_CLIENT: "2" });
+  const a = [await subscribeFrom(s.url, "203.0.113.7", 1), await subscribeFrom(s.url, "203.0.113.7", 2)];
+  assert.ok(
+    a.every((st) => st !== 429),
+    String(a),
+  );
+  assert.equal(await subscribeFrom(s.url, "203.0.113.7", 3), 429);
+  assert.notEqual(await subscribeFrom(s.url, "203.0.113.8", 4), 429, "another client behind the proxy");
+  await new Promise((r) => setTimeout(r, 200));
+  assert.ok(s.logs.some((l) => l.event === "http.request" && l.client === "203.0.113.8"));
+});
+
+test("without TRUST_PROXY, X-Forwarded-For is not believed", async () => {
+  const s = await start({ HUB_RATE_LIMIT_PER_CLIENT: "2" });
+  await subscribeFrom(s.url, "203.0.113.9", 1);
+  await subscribeFrom(s.url, "203.0.113.10", 2);
+  assert.equal(await subscribeFrom(s.url, "203.0.113.11", 3), 429, "all three come from one loopback address");
+});
+
+test("the hub rate limit counts across two instances on one database", async () => {
+  const env = { HUB_RATE_LIMIT_PER_CLIENT: "10", TRUST_PROXY: "loopback" };
+  const [one, two] = [await start(env), await start(env)];
+  const statuses: number[] = [];
+  for (let i = 0; i < 20; i++) statuses.push(await subscribeFrom(i % 2 ? one.url : two.url, "198.51.100.4", 100 + i));
+  assert.equal(statuses.filter((st) => st !== 429).length, 10, String(statuses));
+});
+
+test("/readyz is 503 when the database stops answering, and reads still work", async () => {
+  const s = await start({});
+  assert.equal((await fetch(`${s.url}/readyz`)).status, 200);
+  await db.drop();
+  const res = await fetch(`${s.url}/readyz`);
+  const body = (await res.json()) as { status: string; problems?: string[] };
+  assert.equal(res.status, 503);
+  assert.match(body.problems?.join(" ") ?? "", /database/);
+  assert.equal((await fetch(`${s.url}/reviews.json`)).status, 200);
+});
