@@ -8,6 +8,7 @@ import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { migrateRateLimits, PgRateLimitStore } from "./db/pg-rate-limit-store.ts";
+import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
@@ -30,16 +31,22 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
   const metrics = createMetrics();
   metrics.observeBuild(store);
+  // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
+  // else SQLite in DATA_DIR and memory.
+  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
+  if (pool) await migrateRateLimits(pool);
   const mcp = createMcpRouter({
     store,
     logger,
     version: API_VERSION,
     config,
     onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
+    revocations: pool
+      ? await pgRevocationStore(pool, (e) =>
+          logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
+        )
+      : undefined,
   });
-  // DATABASE_URL: shared state (hub, rate limits) in PostgreSQL for several instances; else SQLite in DATA_DIR.
-  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
-  if (pool) await migrateRateLimits(pool);
   const hub = createHub({
     config,
     builds: store,

@@ -70,7 +70,8 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
       // A tracked id was verified when it was issued or adopted: no HMAC on the hot path.
       const entry = live.get(id);
       if (entry) {
-        if (expired(entry, now) || now - entry.issuedAt > MCP_SESSION_MAX_AGE_MS) {
+        // The revocation store answers from memory, so an id ended on another instance is refused here too.
+        if (expired(entry, now) || now - entry.issuedAt > MCP_SESSION_MAX_AGE_MS || (await revocations.isRevoked(id))) {
           await end(id, entry.issuedAt);
           return { ok: false };
         }

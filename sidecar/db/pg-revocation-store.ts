@@ -1,0 +1,66 @@
+// Ended MCP sessions shared through PostgreSQL (DATABASE_URL): an id ended on one instance is refused by every
+// instance. Each instance keeps the ended ids in memory and reads the ones ended elsewhere every second, so a
+// check never waits for the database; an id ended on another instance is refused within about a second.
+import type { RevocationStore } from "../mcp/revocation-store.ts";
+import { migrate } from "./migrate.ts";
+import type { Pool } from "./pool.ts";
+
+const REVOCATION_MIGRATIONS = [
+  `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
+   CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
+];
+
+export const REVOCATION_POLL_MS = 1_000;
+/** Rows are read again this far back, so a row committed just after a read with an earlier clock is not missed. */
+const OVERLAP_MS = 10_000;
+
+export async function pgRevocationStore(
+  pool: Pool,
+  onError: (e: Error) => void = () => undefined,
+): Promise<RevocationStore> {
+  await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
+  const revoked = new Map<string, number>();
+  let since = 0;
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    try {
+      const now = Date.now();
+      const { rows } = await pool.query<{ id: string; until_ms: number }>(
+        "SELECT id, until_ms FROM mcp_revoked_sessions WHERE revoked_ms >= $1 AND until_ms > $2",
+        [since - OVERLAP_MS, now],
+      );
+      for (const r of rows) revoked.set(r.id, r.until_ms);
+      for (const [id, until] of revoked) if (until <= now) revoked.delete(id);
+      since = now;
+    } catch (e) {
+      onError(e as Error);
+    } finally {
+      polling = false;
+    }
+  };
+  const sweep = () => pool.query("DELETE FROM mcp_revoked_sessions WHERE until_ms <= $1", [Date.now()]).catch(onError);
+  await poll();
+  const pollTimer = setInterval(() => void poll(), REVOCATION_POLL_MS);
+  const sweepTimer = setInterval(() => void sweep(), 60_000);
+  pollTimer.unref();
+  sweepTimer.unref();
+  return {
+    async isRevoked(id) {
+      const until = revoked.get(id);
+      return until !== undefined && until > Date.now();
+    },
+    async revoke(id, until) {
+      revoked.set(id, until);
+      await pool.query(
+        "INSERT INTO mcp_revoked_sessions (id, until_ms, revoked_ms) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+        [id, until, Date.now()],
+      );
+    },
+    async close() {
+      clearInterval(pollTimer);
+      clearInterval(sweepTimer);
+    },
+  };
+}
