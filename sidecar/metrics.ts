@@ -3,6 +3,7 @@
 // hub. Other parts import the named metrics from here (e.g. `metrics.mcpRequests` for MCP methods).
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 
 export const METRICS_PATH = "/metrics";
@@ -150,21 +151,5 @@ export function createMetrics(): Metrics {
 }
 
 /** MCP methods come from clients: any name outside the protocol's own is counted as "other" (bounded labels). */
-const MCP_METHODS = new Set([
-  "initialize",
-  "ping",
-  "server/discover",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/read",
-  "resources/templates/list",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "logging/setLevel",
-  "notifications/initialized",
-  "notifications/cancelled",
-  "(response)",
-]);
-export const mcpMethodLabel = (method: string): string => (MCP_METHODS.has(method) ? method : "other");
+const MCP_METHOD_LABELS = new Set<string>([...MCP_METHODS, "(response)"]);
+export const mcpMethodLabel = (method: string): string => (MCP_METHOD_LABELS.has(method) ? method : "other");

@@ -6,6 +6,23 @@ export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
 export const MCP_CATALOG_PATH = "/.well-known/mcp/catalog.json";
 export const MCP_SERVER_CARD_MEDIA_TYPE = "application/mcp-server-card+json";
 export const MCP_REVISIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"];
+/** The JSON-RPC methods of the revisions served here (requests and notifications a client may send). */
+export const MCP_METHODS = [
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "notifications/initialized",
+  "notifications/cancelled",
+] as const;
 
 const TITLE = "Verified customer reviews";
 const DESCRIPTION =

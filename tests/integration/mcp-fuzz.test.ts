@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
 import type { RunningSidecar } from "../../sidecar/server.ts";
+import { MCP_METHODS } from "../../src/domain/mcp-discovery.ts";
 import { buildSample } from "../helpers/build.ts";
 import { JSON_HEADERS, legacySession, MODERN_META } from "../helpers/mcp-http.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
@@ -16,22 +17,7 @@ before(async () => {
 });
 after(() => sidecar.close());
 
-const METHODS = [
-  "initialize",
-  "ping",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/read",
-  "resources/templates/list",
-  "prompts/list",
-  "prompts/get",
-  "server/discover",
-  "notifications/initialized",
-  "logging/setLevel",
-  "completion/complete",
-  "reviews/delete",
-];
+const METHODS = [...MCP_METHODS, "reviews/delete"];
 const TOOLS = ["get_business", "search_reviews", "get_review", "get_reviews_since", "get_insights", "nope"];
 
 const params = fc.oneof(
