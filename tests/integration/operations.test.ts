@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { BASE, buildVariants, freshDist, TOPICS } from "../helpers/hub-fixture.ts";
+import { modern } from "../helpers/mcp-http.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
@@ -54,6 +55,10 @@ test("/healthz, /readyz and /metrics with a database", async () => {
   await fetch(`${s.url}/api/reviews/since/2024-01-01`);
   await fetch(`${s.url}/api/reviews/since/2024-02-02`);
   await fetch(`${s.url}/no/such/path/${Math.random()}`);
+  // MCP methods are counted by name; a name outside the protocol's is "other", never a label of its own.
+  for (const method of ["tools/list", `made/up/${Math.random()}`]) {
+    await modern(s.url, 1, method);
+  }
   const res = await fetch(`${s.url}/metrics`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
@@ -71,7 +76,9 @@ test("/healthz, /readyz and /metrics with a database", async () => {
   has(/reviews_hub_subscriptions 0/);
   has(/reviews_hub_deliveries_pending 0/);
   has(/reviews_hub_deliveries_delivered_total 0/);
-  has(/reviews_mcp_requests_total/);
+  has(/reviews_mcp_requests_total\{method="tools\/list"\} 1/);
+  has(/reviews_mcp_requests_total\{method="other"\} 1/);
+  assert.doesNotMatch(text, /made\/up/, "client-chosen method names never become labels");
   has(/reviews_nodejs_eventloop_lag_seconds/);
   has(/reviews_process_resident_memory_bytes/);
 });
