@@ -72,7 +72,7 @@ test("a genuine id from another instance is adopted; a revoked one is refused th
   assert.ok(onB.ok && onB.claims.version === "2025-03-26");
   assert.equal(b.size(), 1);
   await b.end(s.id, onB.claims);
-  assert.deepEqual(await a.resolve(s.id, "10.0.0.1", now + 2), { ok: true, claims: onB.claims }, "a still tracks it");
+  assert.deepEqual(await a.resolve(s.id, "10.0.0.1", now + 2), { ok: false }, "a refuses it although it tracked it");
   const c = sessionRegistry(sessionTokens(key), shared, LIMITS);
   assert.deepEqual(await c.resolve(s.id, "10.0.0.1", now + 3), { ok: false }, "a third instance refuses it");
   const old = a.open("10.0.0.9", "2025-11-25", now - MCP_SESSION_MAX_AGE_MS - 1);
