@@ -6,7 +6,6 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 
-export const METRICS_PATH = "/metrics";
 const PREFIX = "reviews_";
 
 export interface HubMetrics {

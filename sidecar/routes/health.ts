@@ -1,10 +1,8 @@
 // Liveness and readiness for load balancers and the publish step: /healthz (the process answers) and
 // /readyz (a build is loaded and the instance is not draining). Both are JSON and never cached.
 import { Router as createRouter, type Router } from "express";
+import { HEALTH_PATH, READY_PATH } from "../../src/domain/operations-paths.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-
-export const HEALTH_PATH = "/healthz";
-export const READY_PATH = "/readyz";
 
 export interface Readiness {
   /** Extra checks (the database, …): each resolves to null when fine, or a reason. */

@@ -1,6 +1,7 @@
 // GET /metrics: Prometheus text exposition of the sidecar's registry (never cached).
 import { Router as createRouter, type Router } from "express";
-import { METRICS_PATH, type Metrics } from "../metrics.ts";
+import { METRICS_PATH } from "../../src/domain/operations-paths.ts";
+import type { Metrics } from "../metrics.ts";
 
 export function createMetricsRouter(metrics: Metrics): Router {
   const router = createRouter();

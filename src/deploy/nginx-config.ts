@@ -5,6 +5,7 @@
 
 import { SERVER_BUNDLE_DIR } from "../build/write-manifest.ts";
 import { BY_EXTENSION, BY_PATH } from "../domain/media-types.ts";
+import { METRICS_PATH } from "../domain/operations-paths.ts";
 import { MANIFEST_FILE } from "../domain/schemas/manifest.ts";
 import {
   CORS_HEADERS,
@@ -139,6 +140,10 @@ ${PROXY}
   }
   location /mcp {
 ${PROXY}
+  }
+  # Operators only: scrape each sidecar directly, never through the public site.
+  location = ${METRICS_PATH} {
+    return 404;
   }
 
 ${[...exact].map((path) => staticLocation(`= ${path}`, o.baseUrl, path, path in BY_PATH)).join("\n")}

@@ -5,6 +5,7 @@ import { cp, rm } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { buildSite } from "../build/build-site.ts";
 import type { Config } from "../config.ts";
+import { READY_PATH } from "../domain/operations-paths.ts";
 import { handOver, incomingDir, lockPublishing } from "./hand-over.ts";
 import { assertPublicBaseUrl } from "./production-guard.ts";
 import { PublishError } from "./publish-errors.ts";
@@ -64,7 +65,7 @@ async function stageAndSwitch(config: PublishConfig, o: PublishOptions, dist: st
   const handover = await handOver(incoming, dist);
   if (o.sidecar) {
     try {
-      await waitForBuild(`${o.sidecar}/readyz`, manifest.build_id, o.timeoutMs);
+      await waitForBuild(`${o.sidecar}${READY_PATH}`, manifest.build_id, o.timeoutMs);
     } catch (e) {
       await handover.rollback();
       throw new PublishError(`${(e as Error).message}\n${config.DIST_DIR} holds the previous build again.`);

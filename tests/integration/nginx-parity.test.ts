@@ -136,6 +136,8 @@ test("the manifest, _headers and the .br/.gz siblings are not served; other meth
     assert.equal(a.res.status, 404, path);
     assert.deepEqual(b.body, a.body, `${path}: the sidecar's 404`);
   }
+  assert.equal((await fetch(`${sidecar.url}/metrics`)).status, 200, "the sidecar serves its metrics to operators");
+  assert.equal((await fetch(`${nginx.url}/metrics`)).status, 404, "but never through the public site");
   const post = await fetch(`${nginx.url}/reviews.json`, { method: "POST", body: "x" });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get("allow"), "GET, HEAD");
