@@ -1,5 +1,5 @@
 // npm run build: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a readable list on bad content.
-import { buildSite, OutputFolderError } from "../src/build/build-site.ts";
+import { buildSite } from "../src/build/build-site.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
 
@@ -20,8 +20,6 @@ try {
   if (e instanceof ContentError) {
     console.error(e.message);
     console.error("The build stopped; the previous output was left as it was.");
-  } else if (e instanceof OutputFolderError) {
-    console.error(e.message);
   } else {
     console.error(e instanceof Error ? e.message : e);
   }

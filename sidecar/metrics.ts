@@ -5,6 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
+import type { HubStats, HubStore } from "./hub/hub-store.ts";
 
 const PREFIX = "reviews_";
 
@@ -14,9 +15,7 @@ export interface HubMetrics {
   removed: Counter<"reason">;
 }
 
-export interface HubStatsSource {
-  stats(): Promise<{ subscriptions: number; pendingDeliveries: number; pendingVerifications: number }>;
-}
+export type HubStatsSource = Pick<HubStore, "stats">;
 
 export interface Metrics {
   registry: Registry;
@@ -116,6 +115,15 @@ export function createMetrics(): Metrics {
       });
     },
     observeHub(source) {
+      // The three gauges are collected together: one stats query per scrape, shared while it runs.
+      let inFlight: Promise<HubStats | undefined> | undefined;
+      const scrapeStats = () =>
+        (inFlight ??= source
+          .stats()
+          .catch(() => undefined)
+          .finally(() => {
+            inFlight = undefined;
+          }));
       const gauge = (
         name: string,
         help: string,
@@ -127,7 +135,7 @@ export function createMetrics(): Metrics {
           registers: [registry],
           async collect() {
             // A failing store shows as a missing sample rather than a failed scrape.
-            const stats = await source.stats().catch(() => undefined);
+            const stats = await scrapeStats();
             if (stats) g.set(stats[key]);
           },
         });

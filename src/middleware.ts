@@ -4,6 +4,7 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "astro";
+import { PerBuildCache } from "../sidecar/build-store/per-build-cache.ts";
 import { etagMatches } from "../sidecar/http/conditional.ts";
 import { acceptedEncodings } from "../sidecar/http/encoding.ts";
 import { CACHE_API } from "../sidecar/http/headers.ts";
@@ -23,8 +24,8 @@ interface Rendered {
   body: Buffer;
   etag?: string;
 }
-type Cache = { entries: Map<string, Rendered>; bytes: number };
-const caches = new WeakMap<object, Cache>();
+/** Per build's page data; a page over 1/16 of the budget is not kept. */
+const pages = new PerBuildCache<Rendered, object>(PAGE_CACHE_BYTES, (p) => p.body.length, 16);
 
 async function render(response: Response, encoding: string): Promise<Rendered> {
   const identity = Buffer.from(await response.arrayBuffer());
@@ -47,32 +48,18 @@ async function render(response: Response, encoding: string): Promise<Rendered> {
   return { status: 200, headers, body, etag };
 }
 
-function remember(cache: Cache, key: string, page: Rendered): void {
-  if (page.etag === undefined || page.body.length > PAGE_CACHE_BYTES / 16) return;
-  cache.entries.set(key, page);
-  cache.bytes += page.body.length;
-  for (const [k, old] of cache.entries) {
-    if (cache.bytes <= PAGE_CACHE_BYTES) break;
-    cache.entries.delete(k);
-    cache.bytes -= old.body.length;
-  }
-}
-
 export const onRequest: MiddlewareHandler = async (context, next) => {
   if (context.isPrerendered) return next();
   const { request, url, locals } = context;
   const accepted = acceptedEncodings(request.headers.get("accept-encoding") ?? undefined);
   const encoding = accepted.has("br") ? "br" : accepted.has("gzip") ? "gzip" : "identity";
-  const cache = locals.site ? (caches.get(locals.site) ?? { entries: new Map(), bytes: 0 }) : undefined;
-  if (cache && locals.site) caches.set(locals.site, cache);
+  const cache = locals.site ? pages.of(locals.site) : undefined;
   const key = `${url.pathname}${url.search} ${encoding}`;
-  let page = cache?.entries.get(key);
-  if (page && cache) {
-    cache.entries.delete(key); // re-inserted below: the Map's order is the recency order
-    cache.entries.set(key, page);
-  } else {
+  let page = cache?.get(key);
+  if (!page) {
     page = await render(await next(), encoding);
-    if (cache && request.method === "GET") remember(cache, key, page);
+    // Only 200s (they have an ETag) of GETs are kept.
+    if (cache && request.method === "GET" && page.etag !== undefined) cache.set(key, page);
   }
   const inm = request.headers.get("if-none-match");
   if (page.etag !== undefined && inm !== null && etagMatches(inm, page.etag)) {

@@ -1,9 +1,9 @@
 // Scores the analysis module against a labelled JSONL set: the review label (positive, neutral, negative,
 // mixed), aspect polarity (all labelled aspects and those in clauses that mix polarities) and technician
 // mentions, each with the counts behind the figure.
-import { createHash } from "node:crypto";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
+import { sha256Hex } from "../../src/domain/hash.ts";
 import type { Sentiment } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
 
@@ -56,7 +56,7 @@ const bump = (m: Matrix, row: string, col: string) => {
   m[row][col] = (m[row][col] ?? 0) + 1;
 };
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+export const sha256 = sha256Hex;
 
 /** Precision, recall and F1 of each label that has gold items in `confusion` (rows gold, columns predicted). */
 function scores(confusion: Matrix): Partial<Record<Label, Score>> {

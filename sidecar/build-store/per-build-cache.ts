@@ -1,5 +1,5 @@
-// Answers that are a pure function of one build (search matches, since bodies) are kept per build: entries
-// belong to a snapshot (a new build starts empty; an old build's entries go when it does) and are evicted
+// Answers that are a pure function of one build (search matches, since bodies, rendered pages) are kept per
+// build: entries belong to a snapshot (or any object standing for the build) (a new build starts empty; an old build's entries go when it does) and are evicted
 // least recently used first within a budget of cost units (rank entries, bytes).
 import type { Snapshot } from "./snapshot.ts";
 
@@ -8,20 +8,22 @@ export interface KeyedCache<V> {
   set(key: string, value: V): void;
 }
 
-export class PerBuildCache<V> {
-  private readonly builds = new WeakMap<Snapshot, { entries: Map<string, V>; cost: number }>();
+export class PerBuildCache<V, B extends object = Snapshot> {
+  private readonly builds = new WeakMap<B, { entries: Map<string, V>; cost: number }>();
 
-  /** An entry costing more than budget / 8 is not kept (one huge answer must not flush all the others). */
   private readonly budget: number;
   private readonly costOf: (value: V) => number;
+  /** An entry costing more than budget / maxShare is not kept (one huge answer must not flush all the others). */
+  private readonly maxShare: number;
 
-  constructor(budget: number, costOf: (value: V) => number) {
+  constructor(budget: number, costOf: (value: V) => number, maxShare = 8) {
     this.budget = budget;
     this.costOf = costOf;
+    this.maxShare = maxShare;
   }
 
   /** The cache of one build, in the shape the domain's search takes as its memo. */
-  of(snapshot: Snapshot): KeyedCache<V> {
+  of(snapshot: B): KeyedCache<V> {
     let build = this.builds.get(snapshot);
     if (!build) {
       build = { entries: new Map(), cost: 0 };
@@ -39,7 +41,7 @@ export class PerBuildCache<V> {
       },
       set: (key, value) => {
         const cost = this.costOf(value);
-        if (cost > this.budget / 8 || b.entries.has(key)) return;
+        if (cost > this.budget / this.maxShare || b.entries.has(key)) return;
         b.entries.set(key, value);
         b.cost += cost;
         for (const [k, v] of b.entries) {
@@ -52,7 +54,7 @@ export class PerBuildCache<V> {
   }
 
   /** The cached value, or `compute()` kept for next time. */
-  getOrCompute(snapshot: Snapshot, key: string, compute: () => V): V {
+  getOrCompute(snapshot: B, key: string, compute: () => V): V {
     const cache = this.of(snapshot);
     const hit = cache.get(key);
     if (hit !== undefined) return hit;

@@ -1,7 +1,7 @@
 // Ended MCP sessions shared through PostgreSQL (DATABASE_URL): an id ended on one instance is refused by every
 // instance. Each instance keeps the ended ids in memory and reads the ones ended elsewhere every second, so a
 // check never waits for the database; an id ended on another instance is refused within about a second.
-import type { RevocationStore } from "../mcp/revocation-store.ts";
+import { memoryRevocationStore, type RevocationStore } from "../mcp/revocation-store.ts";
 import { migrate } from "./migrate.ts";
 import type { Pool } from "./pool.ts";
 
@@ -19,7 +19,8 @@ export async function pgRevocationStore(
   onError: (e: Error) => void = () => undefined,
 ): Promise<RevocationStore> {
   await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
-  const revoked = new Map<string, number>();
+  // The in-memory store (bounded, swept) is the local copy; PostgreSQL is how the copies learn of each other.
+  const local = memoryRevocationStore();
   let since = 0;
   let polling = false;
   const poll = async () => {
@@ -31,8 +32,7 @@ export async function pgRevocationStore(
         "SELECT id, until_ms FROM mcp_revoked_sessions WHERE revoked_ms >= $1 AND until_ms > $2",
         [since - OVERLAP_MS, now],
       );
-      for (const r of rows) revoked.set(r.id, r.until_ms);
-      for (const [id, until] of revoked) if (until <= now) revoked.delete(id);
+      for (const r of rows) await local.revoke(r.id, r.until_ms);
       since = now;
     } catch (e) {
       onError(e as Error);
@@ -47,12 +47,9 @@ export async function pgRevocationStore(
   pollTimer.unref();
   sweepTimer.unref();
   return {
-    async isRevoked(id) {
-      const until = revoked.get(id);
-      return until !== undefined && until > Date.now();
-    },
+    isRevoked: (id) => local.isRevoked(id),
     async revoke(id, until) {
-      revoked.set(id, until);
+      await local.revoke(id, until);
       await pool.query(
         "INSERT INTO mcp_revoked_sessions (id, until_ms, revoked_ms) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
         [id, until, Date.now()],
@@ -61,6 +58,7 @@ export async function pgRevocationStore(
     async close() {
       clearInterval(pollTimer);
       clearInterval(sweepTimer);
+      await local.close();
     },
   };
 }

@@ -9,9 +9,9 @@ export const MAX_REQUESTS_IN_FLIGHT_PER_CONNECTION = 16;
 /** A connection with no bytes read or written for this long is closed (also one whose client stopped reading). */
 export const SOCKET_IDLE_TIMEOUT_MS = 30_000;
 /** How often Node checks the headers and request timeouts (its default, 30 s, makes them fire up to 30 s late). */
-export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Options for node:http's createServer that go with the limits above. */
 export const serverTimeouts = {

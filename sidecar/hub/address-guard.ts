@@ -88,12 +88,6 @@ export function embeddedIPv4(
   return undefined;
 }
 
-/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx) as the IPv4 address it carries. */
-export function unmapIPv4(ip: string): string {
-  const embedded = embeddedIPv4(ip);
-  return embedded?.kind === "mapped" ? embedded.ipv4 : ip;
-}
-
 function classifyBare(ip: string): AddressClass {
   const type = isIP(ip) === 4 ? "ipv4" : isIP(ip) === 6 ? "ipv6" : undefined;
   if (!type) return "reserved";

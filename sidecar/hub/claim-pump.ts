@@ -96,6 +96,8 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
     if (closed) return;
     if (timer) clearTimeout(timer);
     timer = undefined;
+    // Full: the next run to finish wakes the pump; a timer now would only poll the store in a loop.
+    if (inFlight >= capacity) return;
     let wait: number | undefined;
     if (errorPause) wait = errorPause;
     else {

@@ -5,6 +5,7 @@ import type { Logger } from "../logger.ts";
 import type { HubMetrics } from "../metrics.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
+import { claimWindowMs } from "./hub-limits.ts";
 import type { Delivery, HubStore } from "./hub-store.ts";
 import type { StoreHealth } from "./store-health.ts";
 
@@ -45,7 +46,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const write = async (what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();
-      deps.health.ok(`delivery.${what}`);
+      deps.health.ok();
     } catch (e) {
       // The claim lapses and the delivery runs again: at-least-once, never lost, never a crash.
       const message = `delivery: recording ${what} failed: ${(e as Error).message}`;
@@ -104,8 +105,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     claim: (now, until, limit) => store.claimDue(now, until, limit),
     run: deliverOne,
     hostOf: (d) => new URL(d.callback).host,
-    nextDueAt: () => store.nextDueAt(),
-    claimMs: 2 * deps.timeoutMs + 1000,
+    nextDueAt: () => store.nextDueAt("deliveries"),
+    claimMs: claimWindowMs(deps.timeoutMs),
     concurrency: deps.concurrency ?? 64,
     concurrencyPerHost: deps.concurrencyPerHost ?? 8,
     pollMs: deps.pollMs ?? 0,

@@ -12,3 +12,6 @@ export const DELIVERY_CONCURRENCY_PER_HOST = 8;
 export const SHARED_POLL_MS = 1_000;
 /** Pause before retrying to record a build switch the store refused (full disk, database down). */
 export const RECORD_RETRY_MS = 1_000;
+/** How long a claim hides a row: longer than one request can take (two timeouts plus a second), so only a crashed
+ * or dead instance's claim lapses and is taken over. */
+export const claimWindowMs = (timeoutMs: number) => 2 * timeoutMs + 1000;

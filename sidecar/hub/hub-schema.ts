@@ -1,6 +1,41 @@
 // The hub's tables, as versioned migrations: SQLite (PRAGMA user_version) and PostgreSQL (sidecar/db/migrate.ts).
 // Each entry migrates from version i to i + 1; never edit an entry that has shipped, append one.
 
+import type { Delivery, PendingVerification, Subscription } from "./hub-store.ts";
+
+/** A row as either database returns it; both schemas use the same column names. */
+export type Row = Record<string, string | number | null>;
+
+export const rowToSubscription = (r: Row): Subscription => ({
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  leaseSeconds: Number(r.lease_seconds),
+  expiresAt: Number(r.expires_at),
+  failures: Number(r.failures),
+  createdAt: Number(r.created_at),
+});
+
+export const rowToDelivery = (r: Row): Delivery => ({
+  id: Number(r.id),
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  expiresAt: Number(r.expires_at),
+  sha256: r.sha256 === null ? null : String(r.sha256),
+  generation: Number(r.generation),
+});
+
+export const rowToPending = (r: Row): PendingVerification => ({
+  id: Number(r.id),
+  generation: Number(r.generation),
+  mode: r.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
+  topic: String(r.topic),
+  callback: String(r.callback),
+  secret: r.secret === null ? null : String(r.secret),
+  leaseSeconds: Number(r.lease_seconds),
+});
+
 export const HUB_SQLITE_MIGRATIONS = [
   `CREATE TABLE subscriptions (
      topic TEXT NOT NULL,

@@ -48,6 +48,9 @@ export interface HubStats {
   pendingVerifications: number;
 }
 
+/** The two kinds of claimed work; each pump asks only about its own. */
+export type DueKind = "deliveries" | "verifications";
+
 export interface HubStore {
   readonly kind: "sqlite" | "postgres";
   /**
@@ -67,8 +70,8 @@ export interface HubStore {
   recordTopic(topic: string, sha256: string, now: number): Promise<number>;
   /** Claims due deliveries (hidden until `claimUntil`: a crash or a dead instance means a retry). */
   claimDue(now: number, claimUntil: number, limit: number): Promise<Delivery[]>;
-  /** The earliest time something (delivery or verification) falls due. */
-  nextDueAt(): Promise<number | undefined>;
+  /** The earliest time something falls due: of one kind, or of either (deliveries and verifications). */
+  nextDueAt(kind?: DueKind): Promise<number | undefined>;
   /** Puts a claimed delivery back, due at `at`, without counting a failure. */
   release(d: Delivery, at: number): Promise<void>;
   delivered(d: Delivery, now: number): Promise<void>;

@@ -121,7 +121,7 @@ export function createHub(deps: {
       const verified = await verifyIntent(p, { client, logger });
       try {
         await store.finishPending(p, verified, Date.now());
-        health.ok("verification.finish");
+        health.ok();
       } catch (e) {
         // Left pending: the claim lapses and the verification runs again.
         const message = `verification: storing the outcome failed: ${(e as Error).message}`;
@@ -130,8 +130,8 @@ export function createHub(deps: {
       }
     },
     hostOf: (p) => callbackHostKey(p.callback) ?? "",
-    nextDueAt: () => store.nextDueAt(),
-    claimMs: 2 * config.HUB_TIMEOUT_MS + 1000,
+    nextDueAt: () => store.nextDueAt("verifications"),
+    claimMs: limits.claimWindowMs(config.HUB_TIMEOUT_MS),
     concurrency: limits.VERIFY_CONCURRENCY,
     concurrencyPerHost: limits.VERIFY_CONCURRENCY_PER_HOST,
     pollMs,
@@ -158,7 +158,7 @@ export function createHub(deps: {
   const sweep = async () => {
     try {
       const lapsed = await store.sweepLapsed(Date.now());
-      health.ok("sweep");
+      health.ok();
       if (lapsed) {
         deps.metrics?.removed.inc({ reason: "lease_ended" }, lapsed);
         logger.info({ event: "hub.leases_lapsed", count: lapsed });
@@ -185,7 +185,7 @@ export function createHub(deps: {
           max: config.HUB_VERIFY_QUEUE_MAX,
           maxPerHost: config.HUB_VERIFY_QUEUE_MAX_PER_HOST,
         });
-        health.ok("accept");
+        health.ok();
         if (!added.ok) {
           return added.full === "host"
             ? { status: 429, message: `Too many verifications pending for ${host}; try again later.` }

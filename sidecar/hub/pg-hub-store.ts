@@ -3,16 +3,15 @@
 // Most operations are one statement (one round trip).
 import { migrate } from "../db/migrate.ts";
 import { inTransaction, type Pool, pingDatabase } from "../db/pool.ts";
-import { HUB_PG_MIGRATIONS } from "./hub-schema.ts";
+import { HUB_PG_MIGRATIONS, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
 import type { FailureOutcome, HubStore } from "./hub-store.ts";
-import { rowToDelivery, rowToPending, rowToSubscription } from "./sqlite-hub-store.ts";
 
 const UPSERT = `INSERT INTO hub_subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, 0, $6, $6)
   ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
     expires_at = excluded.expires_at, failures = 0, updated_at = excluded.updated_at`;
 
-export async function openPgHubStore(pool: Pool, opts: { ownsPool?: boolean } = {}): Promise<HubStore> {
+export async function openPgHubStore(pool: Pool): Promise<HubStore> {
   await migrate(pool, "hub", HUB_PG_MIGRATIONS);
   const one = async <T>(sql: string, args: unknown[]): Promise<T | undefined> =>
     (await pool.query(sql, args)).rows[0] as T | undefined;
@@ -91,11 +90,16 @@ export async function openPgHubStore(pool: Pool, opts: { ownsPool?: boolean } = 
       );
       return rows.map(rowToDelivery);
     },
-    async nextDueAt() {
-      const row = await one<{ next: number | null }>(
-        "SELECT LEAST((SELECT MIN(next_at) FROM hub_deliveries), (SELECT MIN(next_at) FROM hub_verifications)) AS next",
-        [],
-      );
+    async nextDueAt(kind) {
+      const deliveries = "(SELECT MIN(next_at) FROM hub_deliveries)";
+      const verifications = "(SELECT MIN(next_at) FROM hub_verifications)";
+      const next =
+        kind === "deliveries"
+          ? deliveries
+          : kind === "verifications"
+            ? verifications
+            : `LEAST(${deliveries}, ${verifications})`;
+      const row = await one<{ next: number | null }>(`SELECT ${next} AS next`, []);
       return row?.next == null ? undefined : Number(row.next);
     },
     async release(d, at) {
@@ -167,8 +171,7 @@ export async function openPgHubStore(pool: Pool, opts: { ownsPool?: boolean } = 
       };
     },
     ping: () => pingDatabase(pool),
-    async close() {
-      if (opts.ownsPool) await pool.end();
-    },
+    // The pool is the process's (server.ts), shared with other stores: closing the hub leaves it open.
+    async close() {},
   };
 }

@@ -2,42 +2,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { HUB_SQLITE_MIGRATIONS } from "./hub-schema.ts";
-import type { Delivery, FailureOutcome, HubStore, PendingVerification, Subscription } from "./hub-store.ts";
+import { HUB_SQLITE_MIGRATIONS, type Row, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
+import type { FailureOutcome, HubStore } from "./hub-store.ts";
 
 export const SCHEMA_VERSION = HUB_SQLITE_MIGRATIONS.length;
-
-type Row = Record<string, string | number | null>;
-
-export const rowToSubscription = (r: Row): Subscription => ({
-  topic: String(r.topic),
-  callback: String(r.callback),
-  secret: r.secret === null ? null : String(r.secret),
-  leaseSeconds: Number(r.lease_seconds),
-  expiresAt: Number(r.expires_at),
-  failures: Number(r.failures),
-  createdAt: Number(r.created_at),
-});
-
-export const rowToDelivery = (r: Row): Delivery => ({
-  id: Number(r.id),
-  topic: String(r.topic),
-  callback: String(r.callback),
-  secret: r.secret === null ? null : String(r.secret),
-  expiresAt: Number(r.expires_at),
-  sha256: r.sha256 === null ? null : String(r.sha256),
-  generation: Number(r.generation),
-});
-
-export const rowToPending = (r: Row): PendingVerification => ({
-  id: Number(r.id),
-  generation: Number(r.generation),
-  mode: r.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
-  topic: String(r.topic),
-  callback: String(r.callback),
-  secret: r.secret === null ? null : String(r.secret),
-  leaseSeconds: Number(r.lease_seconds),
-});
 
 function openDatabase(path: string): DatabaseSync {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -78,9 +46,8 @@ export function openSqliteHubStore(path: string): HubStore {
         ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
           lease_seconds = excluded.lease_seconds, generation = verifications.generation + 1`,
       duePending: "SELECT * FROM verifications WHERE next_at <= ? ORDER BY next_at, id LIMIT ?",
-      claimPending: "UPDATE verifications SET next_at = ? WHERE id = ?",
+      setPendingNext: "UPDATE verifications SET next_at = ? WHERE id = ?",
       dropPending: "DELETE FROM verifications WHERE id = ? AND generation = ?",
-      retryPending: "UPDATE verifications SET next_at = ? WHERE id = ?",
       upsert: `INSERT INTO subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, 0, ?, ?)
         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
@@ -101,6 +68,8 @@ export function openSqliteHubStore(path: string): HubStore {
       setNext: "UPDATE deliveries SET next_at = ? WHERE id = ?",
       nextDue:
         "SELECT MIN(n) AS next FROM (SELECT MIN(next_at) AS n FROM deliveries UNION ALL SELECT MIN(next_at) FROM verifications)",
+      nextDelivery: "SELECT MIN(next_at) AS next FROM deliveries",
+      nextVerification: "SELECT MIN(next_at) AS next FROM verifications",
       deleteDelivery: "DELETE FROM deliveries WHERE id = ? AND generation = ?",
       resetFailures: "UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?",
       addFailure:
@@ -142,7 +111,7 @@ export function openSqliteHubStore(path: string): HubStore {
     async claimPending(now, claimUntil, limit) {
       return tx(() => {
         const rows = q.duePending.all(now, limit) as Row[];
-        for (const r of rows) q.claimPending.run(claimUntil, r.id);
+        for (const r of rows) q.setPendingNext.run(claimUntil, r.id);
         return rows.map(rowToPending);
       });
     },
@@ -154,7 +123,7 @@ export function openSqliteHubStore(path: string): HubStore {
           q.remove.run(p.topic, p.callback);
         }
         // A newer request for the same pair replaced this one meanwhile: it runs next.
-        if (Number(q.dropPending.run(p.id, p.generation).changes) === 0) q.retryPending.run(now, p.id);
+        if (Number(q.dropPending.run(p.id, p.generation).changes) === 0) q.setPendingNext.run(now, p.id);
       });
     },
     async recordTopic(topic, sha256, now) {
@@ -172,8 +141,9 @@ export function openSqliteHubStore(path: string): HubStore {
         return rows.map(rowToDelivery);
       });
     },
-    async nextDueAt() {
-      const next = (q.nextDue.get() as { next: number | null }).next;
+    async nextDueAt(kind) {
+      const query = kind === "deliveries" ? q.nextDelivery : kind === "verifications" ? q.nextVerification : q.nextDue;
+      const next = (query.get() as { next: number | null }).next;
       return next === null ? undefined : Number(next);
     },
     async release(d, at) {

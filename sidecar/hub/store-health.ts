@@ -2,7 +2,8 @@
 // operation fails, cleared when any store operation succeeds again (the store is back).
 export interface StoreHealth {
   fail(key: string, message: string): void;
-  ok(key: string): void;
+  /** Any store operation succeeded: the store is back, every recorded failure is cleared. */
+  ok(): void;
   problems(): string[];
 }
 

@@ -34,7 +34,7 @@ export function createTopicRecorder(deps: {
       try {
         const count = await store.recordTopic(topic, sha256, Date.now());
         if (unrecorded.get(topic) === sha256) unrecorded.delete(topic);
-        health.ok(`topic ${topic}`);
+        health.ok();
         if (count) logger.info({ event: "hub.topic_changed", topic, deliveries: count }, "topic changed");
       } catch (e) {
         failed = true;

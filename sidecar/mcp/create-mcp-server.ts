@@ -1,11 +1,11 @@
 // One low-level MCP server over the current build, created per request (both protocol eras): it holds no
 // state between requests, so memory per request is bounded and any instance can answer any request.
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { MCP_REVISIONS } from "../../src/domain/mcp-discovery.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
 import { readResource, resourceTemplates, staticResources } from "./resources.ts";
-import { SUPPORTED_REVISIONS } from "./revisions.ts";
 import { TOOL_LIST, TOOLS } from "./tools/index.ts";
 
 export interface McpServerDeps {
@@ -23,7 +23,7 @@ export function createMcpServer(deps: McpServerDeps): Server {
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
-      supportedProtocolVersions: SUPPORTED_REVISIONS,
+      supportedProtocolVersions: MCP_REVISIONS,
     },
   );
   const resources = staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r);

@@ -1,6 +1,7 @@
 // Prompts that start an agent on common questions, with the data they need embedded.
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
+import { searchMemoOf } from "../build-store/search-memo.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
 
 export const PROMPTS = [
@@ -36,7 +37,11 @@ export function getPrompt(snapshot: Snapshot, name: string, args: Args = {}) {
     const id = snapshot.index.resolveTechnician(tech);
     if (!id) throw invalid(`Unknown technician "${tech}"; get_business lists them`);
     const since = args.since && /^\d{4}-\d{2}-\d{2}$/.test(args.since) ? args.since : undefined;
-    const out = searchReviews(snapshot.index, { mentions_technician: id, limit: 30, ...(since ? { since } : {}) });
+    const out = searchReviews(
+      snapshot.index,
+      { mentions_technician: id, limit: 30, ...(since ? { since } : {}) },
+      searchMemoOf(snapshot),
+    );
     const reviews = out.ok ? out.result.reviews : [];
     const name2 = snapshot.dataset.business.technicians.find((t) => t.id === id)?.name ?? id;
     return {

@@ -4,4 +4,3 @@ import { MCP_REVISIONS } from "../../src/domain/mcp-discovery.ts";
 
 export const MODERN_REVISIONS = MCP_REVISIONS.filter((r) => r >= "2026");
 export const LEGACY_REVISIONS = MCP_REVISIONS.filter((r) => r < "2026");
-export const SUPPORTED_REVISIONS = MCP_REVISIONS;

@@ -2,27 +2,18 @@ import type { RequestHandler } from "express";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
-import { type Ordered, type SearchOutcome, searchPage } from "../../src/domain/search/search-reviews.ts";
+import { searchPage } from "../../src/domain/search/search-reviews.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { PerBuildCache } from "../build-store/per-build-cache.ts";
 import { reviewListBody } from "../build-store/review-list-body.ts";
-import type { Snapshot } from "../build-store/snapshot.ts";
+import { searchMemoOf } from "../build-store/search-memo.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
-/** Rank entries kept per build across every remembered filter set (a new page of one costs O(limit)). */
-const MATCHES_BUDGET = 2_000_000;
 /** Whole answers kept per build, by query string (a repeated search costs a lookup). */
 const BODY_BYTES = 16 << 20;
 
-/** The search answer as JSON bytes; MCP's search_reviews sends the same bytes as its text block. */
-export function searchBody(snapshot: Snapshot, outcome: SearchOutcome & { ok: true }): Buffer {
-  const { reviews: _objects, ...envelope } = outcome.result;
-  return reviewListBody(snapshot, envelope, outcome.ranks);
-}
-
 export function reviewsSearch(store: BuildStore): RequestHandler {
-  const matches = new PerBuildCache<Ordered>(MATCHES_BUDGET, (o) => o.size);
   const bodies = new PerBuildCache<Buffer>(BODY_BYTES, (b) => b.length);
   return (req, res) => {
     const snapshot = store.current();
@@ -32,7 +23,7 @@ export function reviewsSearch(store: BuildStore): RequestHandler {
     if (!body) {
       const params = parseQuery(SearchParams, req.query as Record<string, unknown>);
       if (!params.ok) throw new ValidationError(params.issues);
-      const page = searchPage(snapshot.index, params.value, matches.of(snapshot));
+      const page = searchPage(snapshot.index, params.value, searchMemoOf(snapshot));
       if (!page.ok) throw new ValidationError(page.issues);
       body = reviewListBody(snapshot, page.envelope, page.ranks);
       answers.set(url, body);

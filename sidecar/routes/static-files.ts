@@ -13,7 +13,7 @@ import { answeredNotModified } from "../http/conditional.ts";
 import { logRequest } from "../http/cross-cutting.ts";
 import { acceptedEncodings } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { CACHE_DATA, CACHE_IMMUTABLE, sendBytes } from "../http/headers.ts";
+import { sendBytes } from "../http/headers.ts";
 import type { Logger } from "../logger.ts";
 
 function pathOf(url: string): string {
@@ -26,20 +26,27 @@ function lookup(files: ReadonlyMap<string, ServedFile>, path: string): ServedFil
   return files.get(path) ?? (path.endsWith("/") ? undefined : files.get(`${path}.html`));
 }
 
-const headerCache = new WeakMap<ServedFile, [string, string][]>();
+interface FileHeaders {
+  /** Sent on 200 and 304 alike. */
+  headers: [string, string][];
+  /** Set with the validators (answeredNotModified). Content-Type is sent with the body only. */
+  cacheControl: string;
+}
+const headerCache = new WeakMap<ServedFile, FileHeaders>();
 
-/** The file's headers from the one module static hosts share (Content-Type is sent with the body only). */
-function headersOf(snapshot: Snapshot, file: ServedFile): [string, string][] {
-  let headers = headerCache.get(file);
-  if (!headers) {
-    const all = staticFileHeaders(snapshot.manifest.base_url, {
-      ...file,
-      precompressed: Boolean(file.br || file.gzip),
-    });
-    headers = Object.entries(all).filter(([name]) => name !== "Content-Type");
-    headerCache.set(file, headers);
+/** The file's headers from the one module static hosts share. */
+function headersOf(snapshot: Snapshot, file: ServedFile): FileHeaders {
+  let cached = headerCache.get(file);
+  if (!cached) {
+    const {
+      "Content-Type": _type,
+      "Cache-Control": cacheControl,
+      ...rest
+    } = staticFileHeaders(snapshot.manifest.base_url, { ...file, precompressed: Boolean(file.br || file.gzip) });
+    cached = { headers: Object.entries(rest), cacheControl };
+    headerCache.set(file, cached);
   }
-  return headers;
+  return cached;
 }
 
 /** Answers GET and HEAD for a file of the current build; false when the request is not one (Express takes it). */
@@ -60,12 +67,12 @@ export function createStaticHandler(store: BuildStore, logger: Logger) {
         : file.gzip && accepted.has("gzip")
           ? (["gzip", file.gzip] as const)
           : (["identity", file.identity] as const);
-    const immutable = file.urlPath.startsWith(IMMUTABLE_PREFIX);
-    for (const [name, value] of headersOf(snapshot, file)) res.setHeader(name, value);
+    const { headers, cacheControl } = headersOf(snapshot, file);
+    for (const [name, value] of headers) res.setHeader(name, value);
     const validators = {
       etag: strongEtag(variant.sha256),
-      lastModified: immutable ? undefined : snapshot.lastModified,
-      cacheControl: immutable ? CACHE_IMMUTABLE : CACHE_DATA,
+      lastModified: file.urlPath.startsWith(IMMUTABLE_PREFIX) ? undefined : snapshot.lastModified,
+      cacheControl,
     };
     if (!answeredNotModified(req, res, validators)) {
       if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);

@@ -244,7 +244,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       "/feed.xml": staticGet(
         "getAtomFeed",
         "Atom feed",
-        "The 50 newest reviews as Atom (RFC 4287). A WebSub topic.",
+        `The ${FEED_SIZE} newest reviews as Atom (RFC 4287). A WebSub topic.`,
         "application/atom+xml",
         { type: "string" },
       ),

@@ -3,7 +3,7 @@
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { rowToSubscription } from "../../sidecar/hub/sqlite-hub-store.ts";
+import { rowToSubscription } from "../../sidecar/hub/hub-schema.ts";
 import { contentFixture, runBuild } from "./build.ts";
 import { tempDir } from "./paths.ts";
 

@@ -1,6 +1,7 @@
 import { SearchParams, SearchResult } from "../../../src/domain/schemas/api.ts";
-import { searchReviews } from "../../../src/domain/search/search-reviews.ts";
-import { searchBody } from "../../routes/reviews-search.ts";
+import { searchPage } from "../../../src/domain/search/search-reviews.ts";
+import { reviewListBody } from "../../build-store/review-list-body.ts";
+import { searchMemoOf } from "../../build-store/search-memo.ts";
 import { defineTool } from "./tool.ts";
 
 export const searchReviewsTool = defineTool({
@@ -11,7 +12,12 @@ export const searchReviewsTool = defineTool({
   input: SearchParams,
   output: SearchResult,
   run: (snapshot, args) => {
-    const out = searchReviews(snapshot.index, args);
-    return out.ok ? { ok: true, value: out.result, text: searchBody(snapshot, out).toString("utf8") } : out;
+    const page = searchPage(snapshot.index, args, searchMemoOf(snapshot));
+    if (!page.ok) return page;
+    // The text block is the REST answer's bytes; the structured value holds the same reviews as objects.
+    const { total, count, limit, next_cursor } = page.envelope;
+    const reviews = page.ranks.map((rank) => snapshot.index.review(rank));
+    const text = reviewListBody(snapshot, page.envelope, page.ranks).toString("utf8");
+    return { ok: true, value: { total, count, limit, reviews, next_cursor }, text };
   },
 });

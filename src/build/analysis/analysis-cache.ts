@@ -149,9 +149,15 @@ export async function analyseWithCache(
   });
   if (path && cacheDir) await writeCache(cacheDir, path, fingerprint, live, appended, old.lines);
 
-  const fallback = createReviewPublisher(content.business);
+  // Every verified review is in byId; the fallback only serves a caller that asks about another one.
+  let fallback: PublishReview | undefined;
   return {
-    publish: (id, c) => byId.get(id) ?? fallback(id, c),
+    publish: (id, c) => {
+      const hit = byId.get(id);
+      if (hit) return hit;
+      fallback ??= createReviewPublisher(content.business);
+      return fallback(id, c);
+    },
     analysed: missing.length,
     cached: verified.length - missing.length,
   };

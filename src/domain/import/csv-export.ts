@@ -1,7 +1,6 @@
 // Any CSV with a header row -> imported reviews. Columns are the content fields by default; `map` names
 // another platform's or a spreadsheet's columns (field -> column). Parsing is csv-parse's (quotes, BOM, CRLF).
 import { parse } from "csv-parse/sync";
-import { sha256Hex } from "../hash.ts";
 import type { ReviewContent } from "../schemas/content.ts";
 import { REVIEW_ID } from "../validate-content.ts";
 import {
@@ -171,8 +170,9 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
       if (refs?.length) content[kind] = refs;
     }
     const sourceId = cell("id")?.trim();
+    // Without an id the date and author stand for the review (the newline keeps stableId on its hash branch).
     const id = !sourceId
-      ? `${source}-${sha256Hex(`${dateCell}\n${author}`).slice(0, 16)}`
+      ? stableId(source, `${dateCell}\n${author}`)
       : REVIEW_ID.test(sourceId)
         ? sourceId
         : stableId(source, sourceId);

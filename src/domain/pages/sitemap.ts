@@ -22,9 +22,9 @@ interface SitemapUrl {
 
 /** Needs no search index: the build renders the sitemap without one. */
 export function sitemapUrls(data: Pick<PageData, "dataset" | "reviewCount" | "allReviews">): SitemapUrl[] {
-  const reviews = data.allReviews();
-  let newest: string | undefined;
-  for (const r of reviews) if (newest === undefined || r.updated > newest) newest = r.updated;
+  // One pass over the reviews: in the sidecar each one is parsed from its bytes.
+  const reviews = [...data.allReviews()];
+  const newest = newestUpdated(reviews);
   const urls: SitemapUrl[] = [{ path: PAGE_PATHS.home, lastmod: newest }];
   for (let page = 1; page <= reviewsPageCount(data.reviewCount); page++) {
     urls.push({ path: reviewsPagePath(page), lastmod: newest });
