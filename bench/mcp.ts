@@ -165,3 +165,78 @@ export async function mcpSoakReport(
     "",
   ];
 }
+
+// Alone: `node bench/mcp.ts <dist> [seconds=2] [rounds=5]` measures MCP search in both eras against REST on
+// one sidecar: each round measures REST, 2025-11-25 and 2026-07-28 one after the other for `seconds` each, and
+// the ratios are taken within a round (on a shared, loaded machine, neighbouring slices see the same load),
+// then the median over the rounds. Also the sidecar's CPU time per answered request (from /proc, so the load
+// generator and other processes do not count): less disturbed by a loaded machine than throughput.
+// MCP_BENCH_CPU_PROF=<dir>: the sidecar writes a CPU profile there on exit.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { createServer } = await import("node:net");
+  const { join } = await import("node:path");
+  const { mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { startSidecarProcess } = await import("../tests/helpers/sidecar-process.ts");
+  const { load, median } = await import("./lib/load.ts");
+  const { readFileSync } = await import("node:fs");
+  /** CPU seconds (user + system) the process has used, from /proc (Linux). */
+  const cpuSeconds = (pid: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  const [dist, seconds = "2", rounds = "5"] = process.argv.slice(2);
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as import("node:net").AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const prof = process.env.MCP_BENCH_CPU_PROF;
+  const sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    DATA_DIR: await mkdtemp(join(tmpdir(), "mcp-bench-")),
+    BASE_URL: "http://localhost:4321",
+    LOG_LEVEL: "warn",
+    PORT: String(port),
+    ...(prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {}),
+  });
+  try {
+    const url = sidecar.url;
+    const args = { rating: 5, limit: 20 };
+    const targets = {
+      rest: { url: `${url}/api/reviews/search?rating=5&limit=20` },
+      legacy: { url: `${url}/mcp`, method: "POST" as const, headers: await legacySession(url), body: searchCall(args) },
+      modern: {
+        url: `${url}/mcp`,
+        method: "POST" as const,
+        headers: modernHeaders("tools/call", "search_reviews"),
+        body: searchCall(args, MODERN_META),
+      },
+    };
+    for (const t of Object.values(targets)) await load({ ...t, durationS: 1 }); // warm-up
+    type Key = keyof typeof targets;
+    const runs: Record<Key, LoadResult[]> = { rest: [], legacy: [], modern: [] };
+    const cpu: Record<Key, number[]> = { rest: [], legacy: [], modern: [] };
+    const pid = sidecar.child.pid as number;
+    for (let i = 0; i < Number(rounds); i++)
+      for (const [k, t] of Object.entries(targets) as [Key, (typeof targets)[Key]][]) {
+        const before = cpuSeconds(pid);
+        const r = await load({ ...t, durationS: Number(seconds) });
+        runs[k].push(r);
+        cpu[k].push(((cpuSeconds(pid) - before) * 1e6) / (r.rps * Number(seconds)));
+      }
+    for (const [k, rs] of Object.entries(runs) as [Key, LoadResult[]][]) {
+      const ratios = rs.map((r, i) => r.rps / runs.rest[i].rps);
+      const us = median(cpu[k]);
+      const rps = median(rs.map((r) => r.rps)).toFixed(0);
+      const rounds = ratios.map((x) => x.toFixed(2)).join(" ");
+      const errors = rs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+      console.log(
+        `${k.padEnd(7)} ${rps.padStart(6)} req/s  ${median(ratios).toFixed(2)}x REST (rounds ${rounds})  p50 ${median(rs.map((r) => r.p50))} ms  p99 ${median(rs.map((r) => r.p99))} ms  errors ${errors}  sidecar CPU ${us.toFixed(0)} us/request (REST/this ${(median(cpu.rest) / us).toFixed(2)})`,
+      );
+    }
+  } finally {
+    await sidecar.stop();
+  }
+}

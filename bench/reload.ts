@@ -11,6 +11,9 @@ import { until } from "../tests/helpers/callback-server.ts";
 import { startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { rssMb } from "./lib/rss.ts";
 
+/** process.memoryUsage() inside the sidecar, in MB (bench/lib/loop-monitor.ts). */
+export type MemoryUsageMb = Record<"rss" | "heapTotal" | "heapUsed" | "external" | "arrayBuffers", number>;
+
 const MONITOR = fileURLToPath(new URL("./lib/loop-monitor.ts", import.meta.url));
 
 export interface ReloadResult {
@@ -27,6 +30,14 @@ export interface ReloadResult {
   idleProbeP99Ms: number;
   rssPeakMb: number;
   rssAfterMb: number;
+  /** Inside the sidecar at steady state and after the reload: where the RSS goes. */
+  memory: MemoryUsageMb;
+  memoryAfter: MemoryUsageMb;
+  /** The same after a full GC, when the sidecar runs with node --expose-gc (NODE_OPTIONS): what is still held. */
+  afterGc?: MemoryUsageMb;
+  afterGcAfter?: MemoryUsageMb;
+  /** Inside the sidecar at its highest RSS during the reload (sampled every 20 ms). */
+  memoryPeak: MemoryUsageMb;
 }
 
 const PROBES = ["rating=5", "query=great", "query=grinding", "since=2020-01-01&until=2020-03-31", "min_rating=2"];
@@ -58,7 +69,13 @@ export async function reloadBench(dist: string, next: string, work: string, base
     await rm(loopFile, { force: true });
     sidecar.child.kill("SIGUSR2");
     await until("loop stats", () => existsSync(loopFile), 10_000);
-    return JSON.parse(await readFile(loopFile, "utf8")) as { max_ms: number; p99_ms: number };
+    return JSON.parse(await readFile(loopFile, "utf8")) as {
+      max_ms: number;
+      p99_ms: number;
+      memory: MemoryUsageMb;
+      afterGc?: MemoryUsageMb;
+      peak: MemoryUsageMb;
+    };
   };
   let peak = 0;
   const probeWhile = async <T>(during: () => Promise<T>) => {
@@ -85,6 +102,7 @@ export async function reloadBench(dist: string, next: string, work: string, base
     await (await fetch(`${sidecar.url}/reviews.json`)).arrayBuffer();
     await new Promise((r) => setTimeout(r, 500));
     const rss = rssMb(pid);
+    const { memory, afterGc } = await loop();
     peak = rss;
 
     // Copy first (as a build writes its temporary folder), then time from the swap.
@@ -102,6 +120,7 @@ export async function reloadBench(dist: string, next: string, work: string, base
     const rssPeak = peak;
     await new Promise((r) => setTimeout(r, 1000));
     const rssAfter = rssMb(pid);
+    const { memory: memoryAfter, afterGc: afterGcAfter } = await loop();
     const idle = await probeWhile(() => new Promise((r) => setTimeout(r, reload.ms)));
     return {
       reviewsJsonMb: (await readFile(join(dist, "reviews.json"))).length / 1e6,
@@ -116,6 +135,11 @@ export async function reloadBench(dist: string, next: string, work: string, base
       idleProbeP99Ms: p99(idle.latencies),
       rssPeakMb: rssPeak,
       rssAfterMb: rssAfter,
+      memory,
+      memoryAfter,
+      afterGc,
+      afterGcAfter,
+      memoryPeak: reload.stall.peak,
     };
   } finally {
     await sidecar.stop();

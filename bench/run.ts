@@ -75,7 +75,16 @@ async function measure(
 }
 
 // 1. Content and build times -----------------------------------------------------------------------------
-const PHASES = ["read", "validate", "analyse", "insights", "astro", "search_index", "manifest_and_compression"];
+const PHASES = [
+  "read",
+  "validate",
+  "analyse",
+  "insights",
+  "serialise",
+  "astro",
+  "search_index",
+  "manifest_and_compression",
+];
 const phasesOf = (runs: Record<string, number>[]) =>
   PHASES.map((p) => `${p} ${fmt(median(runs.map((t) => t[p] ?? Number.NaN)) / 1000)}`).join(", ");
 

@@ -1,5 +1,5 @@
-// npm run eval [-- --dev] [-- --errors] [-- --json]: scores the analysis on the labelled sets in eval/
-// (see eval/README.md) beside the figures of the engine before issue 18 (eval/baseline.json), and measures
+// npm run eval [-- --dev | --sets a,b,c] [-- --errors] [-- --json]: scores the analysis on the labelled sets in eval/
+// (see eval/README.md) beside the figures of earlier engines (eval/baseline.json), and measures
 // analysis throughput. A held-out set whose sha256 no longer matches the committed one gets no figure.
 import { readFile } from "node:fs/promises";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
@@ -7,21 +7,32 @@ import { BusinessContent } from "../src/domain/schemas/content.ts";
 import { generateReviews } from "./content-generator/generate.ts";
 import { evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
 import { formatReport, type Summary, summarise } from "./eval/report.ts";
+import { chooseSets, type EvalSet, HELD_OUT, SPENT } from "./eval/sets.ts";
 import { reviewsPerSecond } from "./eval/throughput.ts";
 
 const EVAL = new URL("../eval/", import.meta.url);
 const read = (name: string) => readFile(new URL(name, EVAL), "utf8");
-// holdout-2 is the held-out set of issue 18; its sha256 was committed with it, before any tuning.
-const HELD_OUT: Record<string, string> = { "holdout-2": "holdout-2.sha256" };
 const args = process.argv.slice(2);
-const sets = args.includes("--dev") ? ["dev"] : ["frozen", "holdout", "holdout-2"];
+let sets: EvalSet[];
+try {
+  sets = chooseSets(args);
+} catch (e) {
+  console.error(`npm run eval: ${(e as Error).message}`);
+  process.exit(2);
+}
 const content = JSON.parse(await readFile(new URL("../content/business.json", import.meta.url), "utf8"));
 const extra = JSON.parse(await read("extra-technicians.json")) as { technicians: unknown[] };
 const business = BusinessContent.parse({ ...content, technicians: [...content.technicians, ...extra.technicians] });
-const baseline = JSON.parse(await read("baseline.json").catch(() => "{}")) as {
+// Earlier engines' figures (eval/baseline.json): the engine before issue 18 in column "before", then each later
+// engine measured since in a column of its own (laterEngines[].column).
+interface Figures {
   engine?: string;
   sets?: Record<string, Summary>;
+}
+const baseline = JSON.parse(await read("baseline.json").catch(() => "{}")) as Figures & {
+  laterEngines?: (Figures & { column: string })[];
 };
+const earlier = [{ ...baseline, column: "before" }, ...(baseline.laterEngines ?? [])];
 
 const summaries: Record<string, Summary> = {};
 for (const set of sets) {
@@ -36,12 +47,20 @@ for (const set of sets) {
       process.exitCode = 1;
       continue;
     }
-    console.log(`held-out: matches eval/${pinned}, committed before any tuning`);
+    const spent = SPENT[set];
+    console.log(
+      spent
+        ? `no longer held out: ${spent}; matches eval/${pinned}, reported as a development set (no aims)`
+        : `held-out: matches eval/${pinned}, committed before any tuning`,
+    );
   }
   const report = evaluate(parseJsonl(text, file), business);
   summaries[set] = summarise(report);
-  console.log(`${report.items} items; "before" = ${baseline.engine ?? "no baseline"}`);
-  console.log(formatReport(report, baseline.sets?.[set], Boolean(pinned)));
+  console.log(
+    `${report.items} items; ${earlier.map((e) => `"${e.column}" = ${e.engine ?? "no baseline"}`).join("; ")}`,
+  );
+  const columns = earlier.map((e) => ({ name: e.column, summary: e.sets?.[set] }));
+  console.log(formatReport(report, columns, Boolean(pinned) && !SPENT[set]));
   if (args.includes("--errors"))
     for (const e of report.errors) console.log(`  ✗ ${e.text}\n      expected ${e.expected}, got ${e.got}`);
 }

@@ -1,11 +1,12 @@
 // npm run nginx-config -- --root <dist> --upstream <host:port> --listen <host:port> [--standalone] [--no-brotli]
 // Prints an nginx configuration that serves the build like the sidecar and proxies the rest to it (README:
 // "Deployment"). Without --standalone it is a file for nginx's http block (e.g. /etc/nginx/conf.d/).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { BROTLI_MODULE, renderNginxConfig } from "../src/deploy/nginx-config.ts";
+import { readManifest } from "../src/deploy/read-manifest.ts";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
 
 const HOST_PORT = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$|^\d{1,5}$/i;
@@ -36,12 +37,13 @@ try {
   ]) {
     if (!HOST_PORT.test(value)) fail(`${flag} must be host:port (or a port), got ${JSON.stringify(value)}`);
   }
-  const manifestPath = join(root, MANIFEST_FILE);
-  if (existsSync(manifestPath)) {
-    const built = (JSON.parse(readFileSync(manifestPath, "utf8")) as { base_url?: string }).base_url;
-    if (built !== config.BASE_URL) {
-      fail(`${root} was built for BASE_URL=${built}, but BASE_URL is ${config.BASE_URL}: run with BASE_URL=${built}`);
-    }
+  // No build yet is fine (the config can be made first); a build for another BASE_URL is not.
+  const manifest = await readManifest(root);
+  if (!manifest && existsSync(join(root, MANIFEST_FILE)))
+    fail(`${join(root, MANIFEST_FILE)} is not a valid build manifest`);
+  if (manifest && manifest.base_url !== config.BASE_URL) {
+    const built = manifest.base_url;
+    fail(`${root} was built for BASE_URL=${built}, but BASE_URL is ${config.BASE_URL}: run with BASE_URL=${built}`);
   }
   const brotli = !values["no-brotli"];
   if (values.standalone && brotli && !existsSync(values["brotli-module"])) {

@@ -1,16 +1,18 @@
 // Assembles the sidecar: one Express app serving the current build and the dynamic endpoints.
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 import express, { type RequestHandler, type Router } from "express";
+import proxyAddr from "proxy-addr";
 import { ENTITY_KINDS, PAGE_PATHS } from "../src/domain/pages/site-paths.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
+import { createFastPath } from "./http/fast-path.ts";
 import { toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
 import { createPagesRouter, htmlNotFound } from "./routes/pages.ts";
-import { reviewsSearch } from "./routes/reviews-search.ts";
-import { reviewsSinceRoute } from "./routes/reviews-since.ts";
-import { createStaticHandler, staticMethodGuard } from "./routes/static-files.ts";
+import { reviewsSearch, SEARCH_ROUTE } from "./routes/reviews-search.ts";
+import { reviewsSinceRoute, SINCE_ROUTE } from "./routes/reviews-since.ts";
+import { createStaticHandler, staticAnswers, staticMethodGuard } from "./routes/static-files.ts";
 
 export interface AppDeps {
   store: BuildStore;
@@ -21,6 +23,11 @@ export interface AppDeps {
   distDir?: string;
   /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For to believe. */
   trustProxy?: number | string[];
+  /**
+   * Answer repeats of the hottest GET/HEAD requests before Express (http/fast-path.ts; default true). Off, every
+   * request takes the general path: what tests compare the fast path against.
+   */
+  fastPath?: boolean;
 }
 
 /** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
@@ -35,8 +42,18 @@ const readOnly = methodNotAllowed("GET, HEAD");
 const onlyReads: RequestHandler = (req, res, next) =>
   req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" ? next() : readOnly(req, res, next);
 
-/** The request listener: static files of the current build first, everything else through Express. */
-export function createApp({ store, logger, routers = [], distDir, trustProxy }: AppDeps): RequestListener {
+/**
+ * The request listener: repeats of hot GET/HEAD requests on the fast path, then static files of the current
+ * build, everything else through Express.
+ */
+export function createApp({
+  store,
+  logger,
+  routers = [],
+  distDir,
+  trustProxy,
+  fastPath = true,
+}: AppDeps): RequestListener {
   const app = express();
   if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   app.disable("x-powered-by");
@@ -45,10 +62,12 @@ export function createApp({ store, logger, routers = [], distDir, trustProxy }: 
   app.use(urlLimit, requestLog(logger), cors);
   app.use(staticMethodGuard(store));
 
-  app.get("/api/reviews/search", reviewsSearch(store));
-  app.all("/api/reviews/search", methodNotAllowed("GET, HEAD"));
-  app.get("/api/reviews/since/:date", reviewsSinceRoute(store));
-  app.all("/api/reviews/since/:date", methodNotAllowed("GET, HEAD"));
+  const search = reviewsSearch(store);
+  const since = reviewsSinceRoute(store);
+  app.get(SEARCH_ROUTE, search.handler);
+  app.all(SEARCH_ROUTE, methodNotAllowed("GET, HEAD"));
+  app.get(SINCE_ROUTE, since.handler);
+  app.all(SINCE_ROUTE, methodNotAllowed("GET, HEAD"));
   for (const router of routers) app.use(router);
   if (distDir) {
     for (const path of PAGE_ROUTES) app.all(path, onlyReads);
@@ -56,9 +75,15 @@ export function createApp({ store, logger, routers = [], distDir, trustProxy }: 
   }
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
-  const serveStatic = createStaticHandler(store, logger);
+  // Express's own reading of the client's address (req.ip), for the lines logged before Express.
+  const trust = app.get("trust proxy fn") as (addr: string, i: number) => boolean;
+  const clientAddress = (req: IncomingMessage) => proxyAddr(req, trust);
+  const serveStatic = createStaticHandler(store, logger, clientAddress);
+  const fast = fastPath
+    ? createFastPath({ store, logger, clientAddress, staticAnswer: staticAnswers(), routes: [search.fast, since.fast] })
+    : () => false;
   return (req, res) => {
     toOriginForm(req);
-    if (!serveStatic(req, res)) app(req, res);
+    if (!fast(req, res) && !serveStatic(req, res)) app(req, res);
   };
 }

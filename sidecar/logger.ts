@@ -1,6 +1,7 @@
 // Structured logs: one JSON line per event; the same events printed for people when stdout is a terminal.
+import { createRequire } from "node:module";
 import { pino } from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import type { Config } from "../src/config.ts";
 
 export type Logger = pino.Logger;
@@ -13,5 +14,7 @@ export function usePretty(format: Config["LOG_FORMAT"], isTTY = process.stdout.i
 export function createLogger(config: Pick<Config, "LOG_LEVEL"> & Partial<Pick<Config, "LOG_FORMAT">>): Logger {
   const options = { level: config.LOG_LEVEL, base: { service: "reviews-sidecar" } };
   if (!usePretty(config.LOG_FORMAT ?? "auto")) return pino(options);
+  // Loaded only for a terminal: a server writing JSON never holds the prettifier and its dependencies.
+  const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
   return pino(options, pretty({ sync: true, ignore: "pid,hostname,service", translateTime: "SYS:HH:MM:ss.l" }));
 }

@@ -1,20 +1,23 @@
 // npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; app.ts assembles.
 import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
+import { type RequestHandler, Router } from "express";
 import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
+import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
-import { migrateRateLimits, PgRateLimitStore } from "./db/pg-rate-limit-store.ts";
+import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createMcpRouter } from "./mcp/mcp-route.ts";
+import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
+import type { McpOptions } from "./mcp/mcp-route.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
 import { createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
@@ -27,6 +30,23 @@ export interface RunningSidecar {
   close(): Promise<void>;
 }
 
+/**
+ * /mcp, with the MCP SDK and the tools' schemas loaded on the first request there (about 12 MB a sidecar that
+ * only serves the site and the REST API never spends); the discovery documents are served without them.
+ */
+function lazyMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
+  let loaded: Promise<{ router: Router; close(): Promise<void> }> | undefined;
+  const load = () => {
+    loaded ??= import("./mcp/mcp-route.ts").then((m) => m.createMcpRouter(opts));
+    return loaded;
+  };
+  const handle: RequestHandler = (req, res, next) => void load().then((mcp) => mcp.router(req, res, next), next);
+  const router = Router();
+  router.use(createMcpDiscoveryRouter(opts.config.BASE_URL, opts.version));
+  router.all(MCP_PATH, handle);
+  return { router, close: async () => (loaded ? (await loaded).close() : undefined) };
+}
+
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
   const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
   const metrics = createMetrics();
@@ -34,8 +54,8 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
   // else SQLite in DATA_DIR and memory.
   const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
-  if (pool) await migrateRateLimits(pool);
-  const mcp = createMcpRouter({
+  const rateLimitStores = pool && (await pgRateLimitStores(pool));
+  const mcp = lazyMcpRouter({
     store,
     logger,
     version: API_VERSION,
@@ -58,7 +78,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
-    store: pool && ((name) => new PgRateLimitStore(pool, `hub-${name}`)),
+    store: rateLimitStores && ((name) => rateLimitStores(`hub-${name}`)),
   });
   let draining = false;
   const health = createHealthRouter(store, {
@@ -74,7 +94,13 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     trustProxy: config.TRUST_PROXY,
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
-  server.on("request", limitConnections(server, metrics.instrument(app), logger));
+  const handle = limitConnections(server, metrics.instrument(app), logger);
+  server.on("request", (req, res) => {
+    // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
+    // a connection to an instance that stays instead of reusing one this instance is about to close.
+    if (draining) res.shouldKeepAlive = false;
+    handle(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, resolve);

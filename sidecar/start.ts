@@ -1,10 +1,11 @@
 // npm start: builds when DIST_DIR is missing, built for another BASE_URL or index version, or older than
 // CONTENT_DIR, then serves.
 import { spawn } from "node:child_process";
-import { open, readdir, readFile, stat } from "node:fs/promises";
+import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config.ts";
+import { readManifest } from "../src/deploy/read-manifest.ts";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
 import { INDEX_FILE, INDEX_VERSION, indexVersionOf } from "../src/domain/search/index-format.ts";
 import { watchContent } from "./content-watcher.ts";
@@ -24,12 +25,9 @@ type Dirs = { CONTENT_DIR: string; DIST_DIR: string; BASE_URL: string };
 
 /** Why the build in DIST_DIR cannot be served for BASE_URL, or undefined when it can. */
 async function unusableBuild(config: Dirs): Promise<string | undefined> {
-  try {
-    const manifest = JSON.parse(await readFile(join(config.DIST_DIR, MANIFEST_FILE), "utf8")) as { base_url?: string };
-    if (manifest.base_url !== config.BASE_URL) return `the build is for ${manifest.base_url}`;
-  } catch {
-    return "no build yet";
-  }
+  const manifest = await readManifest(config.DIST_DIR);
+  if (!manifest) return "no build yet";
+  if (manifest.base_url !== config.BASE_URL) return `the build is for ${manifest.base_url}`;
   // The sidecar refuses an index of another version, so such a build is rebuilt rather than served.
   const head = Buffer.alloc(8);
   await open(join(config.DIST_DIR, INDEX_FILE))

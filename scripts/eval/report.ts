@@ -44,52 +44,54 @@ function matrix(m: Record<string, Record<string, number>>, rows: readonly string
   ];
 }
 
-export function formatReport(r: EvalReport, old: Summary | undefined, aim: boolean): string {
+/** An earlier engine's figures on the set being reported, printed in a column of their own. */
+export interface Column {
+  /** Column heading, at most 9 characters ("before", "5f2ee1a"). */
+  name: string;
+  summary: Summary | undefined;
+}
+
+export function formatReport(r: EvalReport, old: readonly Column[], aim: boolean): string {
   const aimOf = (x: number, target: number) => (aim ? (x >= target ? "  (aim met)" : `  (aim ${target} missed)`) : "");
-  const w = [44, 9, 9];
+  const w = [44, 9, ...old.map(() => 9)];
+  const line = (label: string, now: number | undefined, pick: (s: Summary) => number | undefined) =>
+    row([label, f3(now), ...old.map((c) => f3(c.summary && pick(c.summary)))], w);
+  const beside = (pick: (s: Summary) => number | undefined) =>
+    old.map((c) => `${c.name} ${f3(c.summary && pick(c.summary))}`).join(", ");
   const out = [
-    row(["", "now", "before"], w),
-    row(["review label accuracy", f3(r.accuracy), f3(old?.accuracy)], w),
-    row(["review label macro-F1", f3(r.macroF1), f3(old?.macroF1)], w) + aimOf(r.macroF1, 0.85),
-    row(["record label macro-F1 (3 labels, no mixed)", f3(r.recordMacroF1), f3(old?.recordMacroF1)], w),
-    row(
-      [
-        `aspect polarity, all (${r.allAspects.correct}/${r.allAspects.total})`,
-        f3(r.allAspects.accuracy),
-        f3(old?.allAspects),
-      ],
-      w,
+    row(["", "now", ...old.map((c) => c.name)], w),
+    line("review label accuracy", r.accuracy, (s) => s.accuracy),
+    line("review label macro-F1", r.macroF1, (s) => s.macroF1) + aimOf(r.macroF1, 0.85),
+    line("record label macro-F1 (3 labels, no mixed)", r.recordMacroF1, (s) => s.recordMacroF1),
+    line(
+      `aspect polarity, all (${r.allAspects.correct}/${r.allAspects.total})`,
+      r.allAspects.accuracy,
+      (s) => s.allAspects,
     ) + aimOf(r.allAspects.accuracy, 0.85),
-    row(
-      [
-        `aspect polarity, mixed (${r.mixedAspects.correct}/${r.mixedAspects.total})`,
-        f3(r.mixedAspects.accuracy),
-        f3(old?.mixedAspects),
-      ],
-      w,
+    line(
+      `aspect polarity, mixed (${r.mixedAspects.correct}/${r.mixedAspects.total})`,
+      r.mixedAspects.accuracy,
+      (s) => s.mixedAspects,
     ) + aimOf(r.mixedAspects.accuracy, 0.85),
-    row(
-      [
-        `mention precision (tp ${r.mentions.tp}, fp ${r.mentions.fp})`,
-        f3(r.mentions.precision),
-        f3(old?.mentionPrecision),
-      ],
-      w,
+    line(
+      `mention precision (tp ${r.mentions.tp}, fp ${r.mentions.fp})`,
+      r.mentions.precision,
+      (s) => s.mentionPrecision,
     ) + aimOf(r.mentions.precision, 0.98),
-    row([`mention recall (fn ${r.mentions.fn})`, f3(r.mentions.recall), f3(old?.mentionRecall)], w) +
+    line(`mention recall (fn ${r.mentions.fn})`, r.mentions.recall, (s) => s.mentionRecall) +
       aimOf(r.mentions.recall, 0.95),
     "",
     "per class:",
     ...Object.entries(r.perClass).map(
       ([l, s]) =>
-        `  ${l.padEnd(9)} precision ${s.precision.toFixed(2)} recall ${s.recall.toFixed(2)} F1 ${s.f1.toFixed(2)} (before ${f3(old?.perClassF1[l])}) support ${s.support}`,
+        `  ${l.padEnd(9)} precision ${s.precision.toFixed(2)} recall ${s.recall.toFixed(2)} F1 ${s.f1.toFixed(2)} (${beside((o) => o.perClassF1[l])}) support ${s.support}`,
     ),
     ...matrix(r.confusion, LABELS, LABELS).map((l) => `  ${l}`),
     "",
     "per aspect (polarity accuracy):",
   ];
   for (const [aspect, t] of Object.entries(r.perAspect)) {
-    out.push(`  ${aspect}: ${t.correct}/${t.total} = ${f3(t.accuracy)} (before ${f3(old?.perAspect[aspect])})`);
+    out.push(`  ${aspect}: ${t.correct}/${t.total} = ${f3(t.accuracy)} (${beside((o) => o.perAspect[aspect])})`);
     out.push(...matrix(t.confusion, POLARITIES, PREDICTED).map((l) => `    ${l}`));
   }
   return out.join("\n");

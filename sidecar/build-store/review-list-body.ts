@@ -9,13 +9,18 @@ export function reviewListBody(
 ): Buffer {
   const json = JSON.stringify(envelope);
   const head = Buffer.from(`${json === "{}" ? "{" : `${json.slice(0, -1)},`}"reviews":[`);
+  // Each review's bytes asked for once (they may come from disk).
+  const reviews: Buffer[] = new Array(ranks.length);
   let size = head.length + 2 + Math.max(0, ranks.length - 1);
-  for (let i = 0; i < ranks.length; i++) size += snapshot.reviewBytes(ranks[i]).length;
+  for (let i = 0; i < ranks.length; i++) {
+    reviews[i] = snapshot.reviewBytes(ranks[i]);
+    size += reviews[i].length;
+  }
   const body = Buffer.allocUnsafe(size);
   let at = head.copy(body, 0);
   for (let i = 0; i < ranks.length; i++) {
     if (i > 0) body[at++] = 0x2c; // ,
-    at += snapshot.reviewBytes(ranks[i]).copy(body, at);
+    at += reviews[i].copy(body, at);
   }
   body[at++] = 0x5d; // ]
   body[at++] = 0x7d; // }

@@ -9,12 +9,13 @@ const RATE_LIMIT_MIGRATIONS = [
    CREATE INDEX rate_limits_reset ON rate_limits (reset_at);`,
 ];
 
-/** Creates the table (under the migration lock); call once before creating stores. */
-export async function migrateRateLimits(pool: Pool): Promise<void> {
+/** Applies the table's migrations (under the migration lock, like every store), then makes stores by prefix. */
+export async function pgRateLimitStores(pool: Pool): Promise<(prefix: string) => Store> {
   await migrate(pool, "rate_limits", RATE_LIMIT_MIGRATIONS);
+  return (prefix) => new PgRateLimitStore(pool, prefix);
 }
 
-export class PgRateLimitStore implements Store {
+class PgRateLimitStore implements Store {
   readonly localKeys = false;
   readonly prefix: string;
   #windowMs = 60_000;

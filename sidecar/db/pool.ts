@@ -12,9 +12,12 @@ export const POOL_MAX = 10;
 
 export function createPool(databaseUrl: string, max = POOL_MAX): Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its connection (database restart) must not crash the process; the next query
-  // gets a new connection or a clear error.
+  // A client losing its connection (database restart, dropped database) must not crash the process. The pool
+  // handles an idle client's error; a checked-out client (a transaction between two statements, the migration
+  // lock) has no listener of the pool's, and an 'error' event without one would end the process. Its query in
+  // flight, or its next one, fails instead, and the pool discards it on release (it is no longer queryable).
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 

@@ -2,6 +2,7 @@
 // answers, or stops reading altogether, holds only a bounded amount of memory and is disconnected.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { KEEP_ALIVE_TIMEOUT_MS } from "../../src/domain/limits.ts";
 import type { Logger } from "../logger.ts";
 
 /** Requests of one connection whose responses are not finished yet; one more closes the connection. */
@@ -15,18 +16,27 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Options for node:http's createServer that go with the limits above. */
 export const serverTimeouts = {
+  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
   headersTimeout: HEADERS_TIMEOUT_MS,
   requestTimeout: REQUEST_TIMEOUT_MS,
   connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
 } as const;
 
+/** Unfinished responses of a connection, kept on its socket (per request: no map, no closure, one listener). */
+const IN_FLIGHT = Symbol("inFlight");
+type CountedSocket = Socket & { [IN_FLIGHT]?: number };
+
+function onResponseClose(this: ServerResponse): void {
+  const socket = this.req.socket as CountedSocket;
+  socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+}
+
 /** Wraps the request listener with the in-flight limit and sets the idle timeout on the server. */
 export function limitConnections(server: Server, listener: RequestListener, logger: Logger): RequestListener {
   server.timeout = SOCKET_IDLE_TIMEOUT_MS; // with no 'timeout' listener, Node destroys the idle socket
-  const inFlight = new WeakMap<Socket, number>();
   return (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    const n = (inFlight.get(socket) ?? 0) + 1;
+    const socket = req.socket as CountedSocket;
+    const n = (socket[IN_FLIGHT] ?? 0) + 1;
     if (n > MAX_REQUESTS_IN_FLIGHT_PER_CONNECTION) {
       if (!socket.destroyed) {
         logger.warn(
@@ -37,8 +47,8 @@ export function limitConnections(server: Server, listener: RequestListener, logg
       }
       return;
     }
-    inFlight.set(socket, n);
-    res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+    socket[IN_FLIGHT] = n;
+    res.on("close", onResponseClose);
     listener(req, res);
   };
 }

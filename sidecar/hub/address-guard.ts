@@ -88,11 +88,21 @@ export function embeddedIPv4(
   return undefined;
 }
 
+const ipType = (ip: string) => ({ 4: "ipv4", 6: "ipv6" })[isIP(ip)] as "ipv4" | "ipv6" | undefined;
+/** Without brackets and zone index. */
+const bareAddress = (address: string) => address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+
 function classifyBare(ip: string): AddressClass {
-  const type = isIP(ip) === 4 ? "ipv4" : isIP(ip) === 6 ? "ipv6" : undefined;
+  const type = ipType(ip);
   if (!type) return "reserved";
   for (const [cls, list] of LISTS) if (list.check(ip, type)) return cls;
   return "public";
+}
+
+function classifyWith(ip: string, embedded: ReturnType<typeof embeddedIPv4>): AddressClass {
+  if (!embedded) return classifyBare(ip);
+  const inner = classifyBare(embedded.ipv4);
+  return inner !== "public" || embedded.kind === "mapped" ? inner : "reserved";
 }
 
 /**
@@ -101,11 +111,8 @@ function classifyBare(ip: string): AddressClass {
  * IPv4-mapped are reserved otherwise (nothing routes them to a public host on purpose).
  */
 export function classifyAddress(address: string): AddressClass {
-  const ip = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  const embedded = embeddedIPv4(ip);
-  if (!embedded) return classifyBare(ip);
-  const inner = classifyBare(embedded.ipv4);
-  return inner !== "public" || embedded.kind === "mapped" ? inner : "reserved";
+  const ip = bareAddress(address);
+  return classifyWith(ip, embeddedIPv4(ip));
 }
 
 /** Parses HUB_CALLBACK_ALLOWLIST entries ("127.0.0.0/8", "::1/128", or a bare address). */
@@ -113,7 +120,7 @@ export function parseAllowlist(cidrs: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of cidrs) {
     const [net, prefix] = entry.split("/");
-    const type = isIP(net) === 4 ? "ipv4" : isIP(net) === 6 ? "ipv6" : undefined;
+    const type = ipType(net);
     if (!type) throw new Error(`HUB_CALLBACK_ALLOWLIST: ${entry} is not an IP address or CIDR`);
     const bits = prefix === undefined ? (type === "ipv4" ? 32 : 128) : Number(prefix);
     if (!Number.isInteger(bits) || bits < 0 || bits > (type === "ipv4" ? 32 : 128)) {
@@ -126,9 +133,10 @@ export function parseAllowlist(cidrs: readonly string[]): BlockList {
 
 /** Whether the hub may connect to this address: public, or inside the operator's allowlist. */
 export function isAllowedAddress(address: string, allowlist: BlockList): boolean {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  const ip = embeddedIPv4(bare)?.ipv4 ?? bare;
-  const type = isIP(ip) === 4 ? "ipv4" : "ipv6";
-  if (isIP(ip) && allowlist.check(ip, type)) return true;
-  return classifyAddress(bare) === "public";
+  const bare = bareAddress(address);
+  const embedded = embeddedIPv4(bare);
+  const ip = embedded?.ipv4 ?? bare;
+  const type = ipType(ip);
+  if (type && allowlist.check(ip, type)) return true;
+  return classifyWith(bare, embedded) === "public";
 }

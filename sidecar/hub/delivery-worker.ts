@@ -6,6 +6,7 @@ import type { HubMetrics } from "../metrics.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
 import { claimWindowMs } from "./hub-limits.ts";
+import { callbackHostKey } from "./hub-request.ts";
 import type { Delivery, HubStore } from "./hub-store.ts";
 import type { StoreHealth } from "./store-health.ts";
 
@@ -104,7 +105,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     name: "delivery",
     claim: (now, until, limit) => store.claimDue(now, until, limit),
     run: deliverOne,
-    hostOf: (d) => new URL(d.callback).host,
+    // The same key as the verification queue's and the rate limit's: one host whatever its port or spelling.
+    hostOf: (d) => callbackHostKey(d.callback) ?? "",
     nextDueAt: () => store.nextDueAt("deliveries"),
     claimMs: claimWindowMs(deps.timeoutMs),
     concurrency: deps.concurrency ?? 64,

@@ -1,6 +1,7 @@
 // POST /api/websub/hub: 202 once a well-formed request is stored, 400 with a plain-text reason, 415, 429, 503.
-import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
+import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
 import type { Hub } from "./hub.ts";
 import { callbackHostKey } from "./hub-request.ts";
 
@@ -17,10 +18,14 @@ const text =
     res.status(status).type("text/plain; charset=utf-8").send(message);
   };
 
-function callbackHost(body: unknown): string | undefined {
-  const cb = (body as Record<string, unknown> | undefined)?.["hub.callback"];
-  return typeof cb === "string" ? callbackHostKey(cb) : undefined;
-}
+/** The callback's host key, read once per request (by `noteCallbackHost`) for the per-host limit. */
+const callbackHostOf = (res: Response) => res.locals.callbackHost as string | undefined;
+const noteCallbackHost: RequestHandler = (req, res, next) => {
+  const body = req.body as Record<string, unknown> | undefined;
+  const cb = body && Object.hasOwn(body, "hub.callback") ? body["hub.callback"] : undefined;
+  res.locals.callbackHost = typeof cb === "string" ? callbackHostKey(cb) : undefined;
+  next();
+};
 
 export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
   const router = Router();
@@ -39,8 +44,8 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     limit: limits.perCallbackHostPerMinute,
     standardHeaders: "draft-7",
     legacyHeaders: false,
-    keyGenerator: (req) => `callback:${callbackHost(req.body)}`,
-    skip: (req) => callbackHost(req.body) === undefined,
+    keyGenerator: (_req, res) => `callback:${callbackHostOf(res)}`,
+    skip: (_req, res) => callbackHostOf(res) === undefined,
     handler: tooMany("for this callback host"),
     ...(limits.store ? { store: limits.store("callback"), passOnStoreError: true } : {}),
   });
@@ -69,8 +74,8 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
       .type("text/plain; charset=utf-8")
       .send((err as Error).message);
   };
-  const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 50 });
-  router.post("/api/websub/hub", perClient, formOnly, form, perCallbackHost, accept, bodyErrors);
+  const form = express.urlencoded({ extended: false, limit: HUB_FORM_MAX_BYTES, parameterLimit: HUB_FORM_MAX_FIELDS });
+  router.post("/api/websub/hub", perClient, formOnly, form, noteCallbackHost, perCallbackHost, accept, bodyErrors);
   router.all("/api/websub/hub", (req, res, next) => {
     res.setHeader("Allow", "POST");
     text(405, "Use POST with a form-encoded body (W3C WebSub).")(req, res, next);

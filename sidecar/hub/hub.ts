@@ -14,7 +14,7 @@ import { type CallbackClient, createCallbackClient } from "./callback-client.ts"
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
 import { createDeliveryWorker } from "./delivery-worker.ts";
 import * as limits from "./hub-limits.ts";
-import { callbackHostKey, type LeasePolicy, parseHubRequest } from "./hub-request.ts";
+import { callbackHostKey, createHubRequestParser, type LeasePolicy } from "./hub-request.ts";
 import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
 import { openSqliteHubStore } from "./sqlite-hub-store.ts";
@@ -95,10 +95,20 @@ export function createHub(deps: {
     minSeconds: config.HUB_LEASE_MIN_SECONDS,
     maxSeconds: config.HUB_LEASE_MAX_SECONDS,
   };
+  const parseRequest = createHubRequestParser([...topics.keys()], lease);
   const topicContent = (topic: string) => {
     const path = topics.get(topic);
     const file = path ? builds.current().files.get(path) : undefined;
-    return file && { bytes: file.identity.bytes, type: file.type, sha256: file.identity.sha256 };
+    // The bytes only when a delivery sends them (a large topic such as the dataset is read from disk then).
+    return (
+      file && {
+        get bytes() {
+          return file.identity.read();
+        },
+        type: file.type,
+        sha256: file.identity.sha256,
+      }
+    );
   };
   const worker = createDeliveryWorker({
     store,
@@ -176,7 +186,7 @@ export function createHub(deps: {
   return {
     topics: [...topics.keys()],
     async accept(form) {
-      const parsed = parseHubRequest(form, [...topics.keys()], lease);
+      const parsed = parseRequest(form);
       if (!parsed.ok) return { status: 400, message: parsed.reason };
       const req = parsed.request;
       const host = callbackHostKey(req.callback) ?? "";

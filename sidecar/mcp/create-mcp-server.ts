@@ -1,11 +1,11 @@
-// One low-level MCP server over the current build, created per request (both protocol eras): it holds no
-// state between requests, so memory per request is bounded and any instance can answer any request.
+// One low-level MCP server over the current build. It holds no state between requests (each one reads the
+// build current when it arrives), so one instance can serve many requests and any instance can answer any.
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { MCP_REVISIONS } from "../../src/domain/mcp-discovery.ts";
-import { parseQuery } from "../../src/domain/search/issues.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
 import { readResource, resourceTemplates, staticResources } from "./resources.ts";
+import { callToolResult, type PreparedResult, toolResult } from "./tool-results.ts";
 import { TOOL_LIST, TOOLS } from "./tools/index.ts";
 
 export interface McpServerDeps {
@@ -17,7 +17,16 @@ export interface McpServerDeps {
 const INSTRUCTIONS =
   "Read-only access to one business's verified customer reviews. Start with get_business for ids, then search_reviews or get_insights.";
 
-export function createMcpServer(deps: McpServerDeps): Server {
+export interface McpServerHooks {
+  /** Told the prepared result of a tools/call before the SDK sends it (a transport may splice its bytes). */
+  prepared?(requestId: string | number, result: PreparedResult): void;
+}
+
+const failure = (issues: unknown) =>
+  // No structuredContent on failure: clients validate it against the outputSchema, which describes success.
+  ({ isError: true, content: [{ type: "text" as const, text: JSON.stringify({ issues }) }] });
+
+export function createMcpServer(deps: McpServerDeps, hooks: McpServerHooks = {}): Server {
   const server = new Server(
     { name: "reviews-publication-service", title: "Verified customer reviews", version: deps.version },
     {
@@ -29,20 +38,18 @@ export function createMcpServer(deps: McpServerDeps): Server {
   const resources = staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r);
 
   server.setRequestHandler("tools/list", () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler("tools/call", (request) => {
+  server.setRequestHandler("tools/call", (request, ctx) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown tool ${request.params.name}; tools/list names them`,
       );
-    const args = parseQuery(tool.input, (request.params.arguments ?? {}) as Record<string, unknown>);
-    const outcome = args.ok ? tool.run(deps.store.current(), args.value) : args;
-    // No structuredContent on failure: clients validate it against the outputSchema, which describes success.
-    if (!outcome.ok)
-      return { isError: true, content: [{ type: "text", text: JSON.stringify({ issues: outcome.issues }) }] };
-    const value = outcome.value as Record<string, unknown>;
-    return { content: [{ type: "text", text: outcome.text ?? JSON.stringify(value) }], structuredContent: value };
+    const raw = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const result = toolResult(deps.store.current(), tool, raw);
+    if ("issues" in result) return failure(result.issues);
+    hooks.prepared?.(ctx.mcpReq.id, result);
+    return callToolResult(result);
   });
   server.setRequestHandler("resources/list", () => ({ resources }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates }));

@@ -1,11 +1,13 @@
 // 2025-era traffic (2025-11-25, 2025-06-18, 2025-03-26): initialize hands out a signed session id, later
-// requests must bring it back, and each POST is answered by a fresh server over a one-exchange transport
-// (nothing accumulates per request, unlike a session-long transport, and any instance can answer).
+// requests must bring it back. One long-lived server answers every POST over one shared transport that
+// keeps each POST's requests apart (exchange-transport.ts): nothing accumulates per request, no server is
+// built per request, and any instance can answer. initialize alone gets a fresh server, so that what it
+// negotiates stays with it.
 import type { Request, Response } from "express";
 import type { McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
-import { ExchangeTransport } from "./exchange-transport.ts";
-import { BATCH_REVISIONS, type Classified, idOf } from "./json-rpc.ts";
+import { type Answer, ExchangeTransport, sendJsonChunks } from "./exchange-transport.ts";
+import { BATCH_REVISIONS, type Classified, idOf, type RpcMessage } from "./json-rpc.ts";
 import { LEGACY_REVISIONS } from "./revisions.ts";
 import { rpcError } from "./rpc-error.ts";
 import type { SessionRegistry } from "./session-registry.ts";
@@ -14,19 +16,31 @@ const SESSION_HEADER = "mcp-session-id";
 
 const ACCEPTS = ["application/json", "text/event-stream"];
 
-/** Answers the messages of one POST with a fresh server over a one-exchange transport. */
-async function serve(deps: McpServerDeps, res: Response, body: Classified & { ok: true }): Promise<void> {
-  const server = createMcpServer(deps);
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
+
+/** Answers the messages of one POST: 202 for notifications only, else their answers as one JSON body. */
+async function answer(
+  res: Response,
+  body: Classified & { ok: true },
+  exchange: (m: RpcMessage[]) => Promise<Answer[]>,
+) {
+  const frames = (await exchange(body.batch ? body.messages : [body.message])).map((a) => a.frame);
+  if (frames.length === 0) {
+    res.status(202).end();
+    return;
+  }
+  sendJsonChunks(res, body.batch ? [OPEN, ...frames.flatMap((f, i) => (i ? [COMMA, ...f] : f)), CLOSE] : frames[0]);
+}
+
+/** initialize: a fresh server over a one-exchange transport, closed after. */
+async function initialize(deps: McpServerDeps, messages: RpcMessage[]): Promise<Answer[]> {
   const transport = new ExchangeTransport();
+  const server = createMcpServer(deps, transport.hooks);
   await server.connect(transport);
   try {
-    const answers = await transport.exchange(body.batch ? body.messages : [body.message]);
-    if (answers.length === 0) res.status(202).end();
-    else
-      res
-        .status(200)
-        .type("application/json")
-        .send(JSON.stringify(body.batch ? answers : answers[0]));
+    return await transport.exchange(messages);
   } finally {
     await server.close();
   }
@@ -51,7 +65,14 @@ const negotiated = (requested: unknown) =>
   typeof requested === "string" && LEGACY_REVISIONS.includes(requested) ? requested : LEGACY_REVISIONS[0];
 
 export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, clientOf: (req: Request) => string) {
-  return async (req: Request, res: Response, body: Classified & { ok: true }): Promise<void> => {
+  const transport = new ExchangeTransport();
+  const shared = createMcpServer(deps, transport.hooks);
+  const connected = shared.connect(transport);
+  const exchange = async (messages: RpcMessage[]) => {
+    await connected;
+    return transport.exchange(messages);
+  };
+  const handle = async (req: Request, res: Response, body: Classified & { ok: true }): Promise<void> => {
     const first = body.batch ? body.messages[0] : body.message;
     const id = idOf(first);
     const problem = transportProblem(req);
@@ -70,7 +91,7 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
         return;
       }
       res.setHeader("Mcp-Session-Id", opened.id);
-      await serve(deps, res, body);
+      await answer(res, body, (m) => initialize(deps, m));
       return;
     }
     const sessionId = req.headers[SESSION_HEADER];
@@ -89,8 +110,10 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
     }
     const messages = body.batch ? body.messages : [body.message];
     if (messages.some((m) => m.method === "notifications/initialized")) sessions.markInitialized(sessionId);
-    await serve(deps, res, body);
+    // An initialize inside a session (a batch of 2025-03-26) must not change what the shared server negotiated.
+    await answer(res, body, messages.some((m) => m.method === "initialize") ? (m) => initialize(deps, m) : exchange);
   };
+  return { handle, close: () => shared.close(), pending: () => transport.pending };
 }
 
 /** DELETE /mcp: ends the session on every instance. */

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
+import { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
 import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
@@ -12,8 +12,10 @@ import type { BuildStore } from "../build-store/build-store.ts";
 import type { Logger } from "../logger.ts";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpDiscoveryRouter } from "./discovery-route.ts";
+import { jsonBody } from "./json-body.ts";
 import { classifyBody, type RpcMessage } from "./json-rpc.ts";
 import { endSession, legacyLeg } from "./legacy-leg.ts";
+import { modernLane } from "./modern-lane.ts";
 import { paramsProblem } from "./params.ts";
 import { MODERN_REVISIONS } from "./revisions.ts";
 import { memoryRevocationStore, type RevocationStore } from "./revocation-store.ts";
@@ -99,6 +101,7 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     onerror,
   });
   const modernNode = toNodeHandler(modern);
+  const fast = modernLane(deps);
   const legacy = legacyLeg(deps, sessions, clientOf);
 
   const sweepEvery = Math.min(config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000, 60_000);
@@ -116,8 +119,11 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     // 200, as the SDK answers errors raised while handling a request.
     if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
     for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
-    if (era === "modern") return modernNode(req, res, req.body);
-    await legacy(req, res, body);
+    if (era === "modern") {
+      if (!body.batch && (await fast.serve(req, res, body.message))) return;
+      return modernNode(req, res, req.body);
+    }
+    await legacy.handle(req, res, body);
   };
 
   const parseErrors: ErrorRequestHandler = (err, _req, res, next) => {
@@ -137,13 +143,7 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
       Allow: "POST, DELETE",
     }),
   );
-  router.post(
-    MCP_PATH,
-    jsonContentType,
-    express.json({ limit: MCP_MAX_BODY_BYTES, strict: false }),
-    handlePost,
-    parseErrors,
-  );
+  router.post(MCP_PATH, jsonContentType, jsonBody(MCP_MAX_BODY_BYTES), handlePost, parseErrors);
   router.delete(MCP_PATH, endSession(sessions, clientOf));
   router.all(MCP_PATH, (_req, res) =>
     rpcError(res, 405, -32000, "Use POST (or DELETE to end a session)", null, { Allow: "POST, DELETE" }),
@@ -154,6 +154,8 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     async close() {
       clearInterval(sweeper);
       await modern.close();
+      await legacy.close();
+      await fast.close();
       await revocations.close();
     },
   };

@@ -23,6 +23,14 @@ const PARAMS: Record<string, z.ZodType> = {
   "prompts/get": z.looseObject({ ...meta, name: z.string(), arguments: z.record(z.string(), z.string()).optional() }),
 };
 
+const isRecord = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The usual tools/call, recognised without zod (the schema above stays the word on anything else). */
+const plainToolsCall = (p: Record<string, unknown>) =>
+  typeof p.name === "string" &&
+  (p.arguments === undefined || isRecord(p.arguments)) &&
+  (p._meta === undefined || isRecord(p._meta));
+
 const describe = (issue: z.core.$ZodIssue) =>
   `params.${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`;
 
@@ -32,7 +40,11 @@ const describe = (issue: z.core.$ZodIssue) =>
  */
 export function paramsProblem(message: RpcMessage, era: "modern" | "legacy" = "legacy"): RpcProblem | undefined {
   if (era === "modern" && message.method === "initialize") return undefined;
-  const schema = message.method !== undefined && message.id !== undefined ? PARAMS[message.method] : undefined;
+  if (message.method === "tools/call" && message.params && plainToolsCall(message.params)) return undefined;
+  const schema =
+    message.method !== undefined && message.id !== undefined && Object.hasOwn(PARAMS, message.method)
+      ? PARAMS[message.method]
+      : undefined;
   if (!schema) return undefined;
   const parsed = schema.safeParse(message.params ?? {});
   if (parsed.success) return undefined;

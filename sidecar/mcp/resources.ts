@@ -54,5 +54,5 @@ export function readResource(snapshot: Snapshot, baseUrl: string, uri: string) {
   const known = staticResources(baseUrl).find((r) => r.uri === uri);
   const file = known && snapshot.files.get(known.path);
   if (!known || !file) throw new ResourceNotFoundError(uri, `Unknown resource ${uri}; resources/list names them`);
-  return { contents: [{ uri, mimeType: known.mimeType, text: file.identity.bytes.toString("utf8") }] };
+  return { contents: [{ uri, mimeType: known.mimeType, text: file.identity.read().toString("utf8") }] };
 }

@@ -57,13 +57,16 @@ function bundleLoader(distDir: string) {
 export function createPagesRouter(store: BuildStore, distDir: string, logger: Logger): Router {
   const load = bundleLoader(distDir);
   const failed = new Set<string>();
-  // Loaded ahead of the first request, and again right after a build switch (while its folder is the one on disk).
-  const warm = (buildId: string) => void load(buildId).catch(() => undefined);
-  warm(store.current().manifest.build_id);
-  store.onSwitch(({ next }) => warm(next.manifest.build_id));
+  // Loaded at the first page request (a sidecar serving only the API and files never holds Astro's runtime, about
+  // 35 MB), and from then on again right after each build switch (while its folder is the one on disk).
+  let used = false;
+  store.onSwitch(({ next }) => {
+    if (used) void load(next.manifest.build_id).catch(() => undefined);
+  });
   const router = Router();
   router.use(async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
+    used = true;
     const snapshot = store.current();
     const buildId = snapshot.manifest.build_id;
     const handler = await load(buildId).catch((e: Error) => {
@@ -83,6 +86,6 @@ export function htmlNotFound(store: BuildStore): RequestHandler {
     const page = store.current().files.get(PAGE_PATHS.notFound);
     if (!page || !(req.headers.accept ?? "").includes("text/html") || req.path.startsWith("/api/")) return next();
     res.status(404).type(page.type).setHeader("Cache-Control", "no-store");
-    res.end(req.method === "HEAD" ? undefined : page.identity.bytes);
+    res.end(req.method === "HEAD" ? undefined : page.identity.read());
   };
 }

@@ -1,4 +1,4 @@
-// Serves the files of the current build from memory: content types, strong ETags per encoding, Last-Modified,
+// Serves the files of the current build (from memory, large ones from disk): content types, strong ETags per encoding, Last-Modified,
 // 304, HEAD, CORS, WebSub Link headers on topics and precompressed br/gzip variants (the headers come from
 // src/domain/static-headers.ts, which nginx and _headers share). It works on plain node:http objects so
 // the server can answer static GETs before Express (most traffic, and the 304 path, skip the router).
@@ -8,12 +8,13 @@ import { strongEtag } from "../../src/domain/hash.ts";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
 import { IMMUTABLE_PREFIX, staticFileHeaders } from "../../src/domain/static-headers.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import type { ServedFile, Snapshot } from "../build-store/snapshot.ts";
+import { sendVariant, streamHeldFile } from "../build-store/send-variant.ts";
+import type { FileVariant, ServedFile, Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
-import { logRequest } from "../http/cross-cutting.ts";
-import { acceptedEncodings } from "../http/encoding.ts";
+import { type ClientAddress, logRequest } from "../http/cross-cutting.ts";
+import { acceptedEncodings, acceptedEncodingsMemo, type Encoding } from "../http/encoding.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { sendBytes } from "../http/headers.ts";
+import { type PreparedAnswer, prepareAnswer } from "../http/fast-path.ts";
 import type { Logger } from "../logger.ts";
 
 function pathOf(url: string): string {
@@ -49,8 +50,23 @@ function headersOf(snapshot: Snapshot, file: ServedFile): FileHeaders {
   return cached;
 }
 
+/** The variant Accept-Encoding asks for: br, else gzip, else the identity bytes. */
+function variantFor(file: ServedFile, accepted: ReadonlySet<Encoding>): [Encoding, FileVariant] {
+  if (file.br && accepted.has("br")) return ["br", file.br];
+  if (file.gzip && accepted.has("gzip")) return ["gzip", file.gzip];
+  return ["identity", file.identity];
+}
+
+function validatorsOf(snapshot: Snapshot, file: ServedFile, variant: FileVariant, cacheControl: string) {
+  return {
+    etag: strongEtag(variant.sha256),
+    lastModified: file.urlPath.startsWith(IMMUTABLE_PREFIX) ? undefined : snapshot.lastModified,
+    cacheControl,
+  };
+}
+
 /** Answers GET and HEAD for a file of the current build; false when the request is not one (Express takes it). */
-export function createStaticHandler(store: BuildStore, logger: Logger) {
+export function createStaticHandler(store: BuildStore, logger: Logger, clientAddress: ClientAddress) {
   const logging = logger.isLevelEnabled("info");
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.length > MAX_URL_BYTES) return false;
@@ -60,26 +76,46 @@ export function createStaticHandler(store: BuildStore, logger: Logger) {
     if (!file) return false;
     const started = logging ? process.hrtime.bigint() : 0n;
 
-    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
-    const [encoding, variant] =
-      file.br && accepted.has("br")
-        ? (["br", file.br] as const)
-        : file.gzip && accepted.has("gzip")
-          ? (["gzip", file.gzip] as const)
-          : (["identity", file.identity] as const);
+    const [encoding, variant] = variantFor(file, acceptedEncodings(req.headers["accept-encoding"]));
     const { headers, cacheControl } = headersOf(snapshot, file);
     for (const [name, value] of headers) res.setHeader(name, value);
-    const validators = {
-      etag: strongEtag(variant.sha256),
-      lastModified: file.urlPath.startsWith(IMMUTABLE_PREFIX) ? undefined : snapshot.lastModified,
-      cacheControl,
-    };
-    if (!answeredNotModified(req, res, validators)) {
+    if (!answeredNotModified(req, res, validatorsOf(snapshot, file, variant, cacheControl))) {
       if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-      sendBytes(req, res, file.type, variant.bytes);
+      sendVariant(req, res, file.type, variant);
     }
-    if (logging) logRequest(logger, req, path, res.statusCode, started);
+    if (logging) logRequest(logger, req, path, res.statusCode, started, clientAddress(req));
     return true;
+  };
+}
+
+/**
+ * The fast path's static answers (http/fast-path.ts): the same status, headers and bytes as createStaticHandler,
+ * prepared once per build, file and encoding.
+ */
+export function staticAnswers() {
+  // A build's variants are its own objects, so the variant alone keys its answer (gone with its build).
+  const prepared = new WeakMap<FileVariant, PreparedAnswer>();
+  return (snapshot: Snapshot, path: string, acceptEncoding: string | undefined): PreparedAnswer | undefined => {
+    const file = lookup(snapshot.files, path);
+    if (!file) return undefined;
+    const [encoding, variant] = variantFor(file, acceptedEncodingsMemo(acceptEncoding));
+    let answer = prepared.get(variant);
+    if (!answer) {
+      const { headers, cacheControl } = headersOf(snapshot, file);
+      const held = variant.bytes ? undefined : variant.file;
+      answer = prepareAnswer({
+        headers,
+        validators: validatorsOf(snapshot, file, variant, cacheControl),
+        encoding: encoding === "identity" ? undefined : encoding,
+        type: file.type,
+        length: variant.size,
+        body: () => variant.read(),
+        // A large file is streamed from its held descriptor, as the general path does (sendVariant).
+        stream: held && ((res) => streamHeldFile(res, held)),
+      });
+      prepared.set(variant, answer);
+    }
+    return answer;
   };
 }
 

@@ -1,15 +1,19 @@
 // content/ -> validated site data -> Astro renders into a temporary folder -> manifest -> swapped into DIST_DIR.
-import { mkdir, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
+import { sha256Hex } from "../domain/hash.ts";
 import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
+import { INDEX_FILE } from "../domain/search/index-format.ts";
+import { encodeReviewIndex } from "../domain/search/index-writer.ts";
+import { CompressedVariants } from "./compressed-variants.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
 import { computeSite, handOver } from "./site-data.ts";
 import { writeStaticHostFiles } from "./static-host-files.ts";
 import { writeManifest } from "./write-manifest.ts";
-import { writeSearchIndex } from "./write-search-index.ts";
+import { DATASET_FILE, startIndexing } from "./write-search-index.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -42,21 +46,35 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     );
   });
   try {
+    // reviews.json is the dataset's bytes made by computeSite (src/pages/reviews.json.ts sends them): their
+    // compression (libuv's thread pool) and, for many reviews, the search index (a worker thread) run while
+    // Astro renders. What Astro wrote is compared with these bytes before the index is used.
+    const datasetJson = Buffer.from(site.datasetJson.buffer, site.datasetJson.byteOffset, site.datasetJson.length);
+    const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
+    void variants.of(datasetJson, sha256Hex(datasetJson));
+    const indexed = startIndexing(site.dataset, datasetJson);
     const { build } = await import("astro");
     let t0 = performance.now();
     await build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" });
     site.timings.astro = Math.round(performance.now() - t0);
     t0 = performance.now();
-    await writeSearchIndex(tmp, site.dataset);
+    const written = await readFile(join(tmp, DATASET_FILE));
+    const index = written.equals(datasetJson) ? await indexed() : encodeReviewIndex(site.dataset, written);
+    await writeFile(join(tmp, INDEX_FILE), index);
     site.timings.search_index = Math.round(performance.now() - t0);
     t0 = performance.now();
-    const manifest = await writeManifest(tmp, {
-      baseUrl: config.BASE_URL,
-      lastModified: newestUpdated(site.dataset.reviews),
-      reviewCount: site.dataset.reviews.length,
-    });
+    const manifest = await writeManifest(
+      tmp,
+      {
+        baseUrl: config.BASE_URL,
+        lastModified: newestUpdated(site.dataset.reviews),
+        reviewCount: site.dataset.reviews.length,
+      },
+      variants,
+    );
     await writeStaticHostFiles(tmp, manifest);
     site.timings.manifest_and_compression = Math.round(performance.now() - t0);
+    Object.assign(site.timings, { compressed_from_cache: variants.hits, compressed: variants.misses });
     // Two renames: the old build stays whole until the new one is complete. The sidecar serves from memory,
     // so the instant between the renames is never visible to a client.
     await rename(dist, old).catch((e: NodeJS.ErrnoException) => {
@@ -68,6 +86,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     await rm(old, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) =>
       notices.push(`the new build is live, but the previous one could not be removed from ${old}: ${e.code}`),
     );
+    await variants.prune().catch(() => undefined);
     return { manifest, timings: site.timings, warnings: [...notices, ...site.warnings] };
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -21,6 +21,11 @@ export interface SiteData {
   /** Lines for the build's output: ignored files, redacted contact details. */
   warnings: string[];
   dataset: ReviewsDataset;
+  /**
+   * reviews.json: JSON.stringify(dataset) as UTF-8, made once. Astro's endpoint sends these bytes, and the build
+   * compresses and indexes them while Astro renders.
+   */
+  datasetJson: Uint8Array<ArrayBuffer>;
   insights: Insights;
   jsonFeed: JsonFeed;
   atom: string;
@@ -58,7 +63,7 @@ export async function computeSite(
   ];
   const { dataset } = published;
   const baseUrl = config.BASE_URL;
-  const insights = await timed("insights", () => buildInsights(published, editorial));
+  const insights = await timed("insights", () => buildInsights(published, editorial, analysis.partsOf));
   const [jsonFeed, atom, openapi] = await timed(
     "feeds",
     () =>
@@ -68,7 +73,8 @@ export async function computeSite(
         renderOpenApi(dataset.business, baseUrl),
       ] as const,
   );
-  return { baseUrl, timings, warnings, dataset, insights, jsonFeed, atom, openapi };
+  const datasetJson = await timed("serialise", () => new TextEncoder().encode(JSON.stringify(dataset)));
+  return { baseUrl, timings, warnings, dataset, datasetJson, insights, jsonFeed, atom, openapi };
 }
 
 // The build script computes the site before Astro runs (so content errors are reported plainly and only once)

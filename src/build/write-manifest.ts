@@ -1,21 +1,10 @@
 // Hashes and precompresses every file of a finished Astro build and writes the build manifest.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
 import { sha256Hex } from "../domain/hash.ts";
 import { isCompressible, mediaTypeOf } from "../domain/media-types.ts";
 import { type BuildManifest, MANIFEST_FILE, type ManifestEntry } from "../domain/schemas/manifest.ts";
-
-const br = promisify(brotliCompress);
-const gz = promisify(gzip);
-
-/** Brotli 11 costs seconds per megabyte: the best ratio for small files, a fast level for the big datasets. */
-function brotliQuality(size: number): number {
-  if (size <= 1 << 20) return 11;
-  if (size <= 8 << 20) return 7;
-  return 5;
-}
+import type { CompressedVariants } from "./compressed-variants.ts";
 
 /** The on-demand pages' server bundle (astro.config.mjs): loaded by the sidecar, never served as a file. */
 export const SERVER_BUNDLE_DIR = "_server";
@@ -28,6 +17,7 @@ function urlPathOf(file: string): string {
 export async function writeManifest(
   outDir: string,
   info: { baseUrl: string; lastModified: string | undefined; reviewCount: number },
+  variants: CompressedVariants,
 ): Promise<BuildManifest> {
   const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
   const files = entries
@@ -42,16 +32,9 @@ export async function writeManifest(
     const type = mediaTypeOf(urlPath, file);
     const entry: ManifestEntry = { file, type, sha256: sha256Hex(bytes), size: bytes.length, encodings: {} };
     if (isCompressible(type) && bytes.length >= 256) {
-      // Both at once: zlib runs them on libuv's thread pool, one core each.
-      const [brBytes, gzBytes] = await Promise.all([
-        br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length) } }),
-        gz(bytes, { level: 9 }),
-      ]);
-      const variants = [
-        ["br", brBytes],
-        ["gzip", gzBytes],
-      ] as const;
-      for (const [name, data] of variants) {
+      const compressed = await variants.of(bytes, entry.sha256);
+      for (const name of ["br", "gzip"] as const) {
+        const data = compressed[name];
         const variantFile = `${file}.${name === "gzip" ? "gz" : "br"}`;
         await writeFile(join(outDir, variantFile), data);
         entry.encodings[name] = { file: variantFile, sha256: sha256Hex(data), size: data.length };

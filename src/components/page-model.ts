@@ -37,7 +37,11 @@ export function aspectBars(insights: Insights) {
 }
 
 /** schema.org JSON-LD: the business, its rating and the reviews shown. Generated text is never a Review. */
-export function jsonLd(dataset: ReviewsDataset, baseUrl: string) {
+export function jsonLd(
+  dataset: Pick<ReviewsDataset, "business" | "aggregate_rating">,
+  shown: readonly ReviewRecord[],
+  baseUrl: string,
+) {
   const { business: b, aggregate_rating: agg } = dataset;
   return {
     "@context": "https://schema.org",
@@ -74,7 +78,7 @@ export function jsonLd(dataset: ReviewsDataset, baseUrl: string) {
           },
         }
       : {}),
-    review: dataset.reviews.slice(0, NEWEST_ON_PAGE).map((r) => ({
+    review: shown.map((r) => ({
       "@type": "Review",
       url: reviewUrl(baseUrl, r.id),
       author: { "@type": "Person", name: r.author },

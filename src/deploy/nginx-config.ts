@@ -4,6 +4,7 @@
 // libnginx-mod-http-brotli-static); without the latter, brotli: false serves gzip only.
 
 import { SERVER_BUNDLE_DIR } from "../build/write-manifest.ts";
+import { PROXY_KEEP_ALIVE_SECONDS } from "../domain/limits.ts";
 import { BY_EXTENSION, BY_PATH } from "../domain/media-types.ts";
 import { METRICS_PATH } from "../domain/operations-paths.ts";
 import { MANIFEST_FILE } from "../domain/schemas/manifest.ts";
@@ -91,6 +92,8 @@ map "$request_method:$http_access_control_request_method:$uri" $rps_preflight {
 upstream rps_sidecar {
   server ${o.upstream};
   keepalive 16;
+  # Below the sidecar's keep-alive timeout: nginx closes an idle connection first, never reusing a closing one.
+  keepalive_timeout ${PROXY_KEEP_ALIVE_SECONDS}s;
 }
 
 server {

@@ -9,7 +9,8 @@ import { READY_PATH } from "../domain/operations-paths.ts";
 import { handOver, incomingDir, lockPublishing } from "./hand-over.ts";
 import { assertPublicBaseUrl } from "./production-guard.ts";
 import { PublishError } from "./publish-errors.ts";
-import { readManifest, syncToTarget } from "./sync-target.ts";
+import { readManifest } from "./read-manifest.ts";
+import { syncToTarget } from "./sync-target.ts";
 import { waitForBuild } from "./wait-ready.ts";
 
 export interface PublishOptions {

@@ -6,10 +6,11 @@
 // assets, which pages still cached in browsers and CDNs may ask for.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { type BuildManifest, MANIFEST_FILE, BuildManifest as ManifestSchema } from "../domain/schemas/manifest.ts";
+import { type BuildManifest, MANIFEST_FILE } from "../domain/schemas/manifest.ts";
 import { HEADERS_FILE, IMMUTABLE_PREFIX } from "../domain/static-headers.ts";
+import { readManifest } from "./read-manifest.ts";
 
 const TMP_MARK = ".rps-sync-";
 
@@ -18,14 +19,6 @@ export interface SyncReport {
   written: string[];
   unchanged: string[];
   deleted: string[];
-}
-
-export async function readManifest(dir: string): Promise<BuildManifest | undefined> {
-  try {
-    return ManifestSchema.parse(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")));
-  } catch {
-    return undefined;
-  }
 }
 
 function sha256Of(path: string): Promise<string | undefined> {

@@ -8,3 +8,20 @@ export const MCP_MAX_BODY_BYTES = 64 * 1024;
 export function bytesText(n: number): string {
   return n % 1024 === 0 && n >= 1024 ? `${n / 1024} KiB` : `${n} bytes`;
 }
+
+/** The hub's form body (x-www-form-urlencoded): bytes and fields. */
+export const HUB_FORM_MAX_BYTES = 16 * 1024;
+export const HUB_FORM_MAX_FIELDS = 50;
+/** `hub.callback`: characters. */
+export const HUB_CALLBACK_MAX_LENGTH = 2000;
+/** `hub.secret` must be shorter than this many bytes (UTF-8), as W3C WebSub requires. */
+export const HUB_SECRET_LIMIT_BYTES = 200;
+
+/**
+ * The sidecar closes a kept-alive connection idle this long. A proxy in front must close its idle upstream
+ * connections sooner (PROXY_KEEP_ALIVE_SECONDS): else it may send a request on a connection the sidecar is closing
+ * at that moment, which fails and counts against a healthy instance.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** nginx's `keepalive_timeout` for its upstream connections to the sidecars (below KEEP_ALIVE_TIMEOUT_MS). */
+export const PROXY_KEEP_ALIVE_SECONDS = 4;

@@ -3,7 +3,14 @@ import * as z from "zod";
 import "./schemas/published.ts";
 import "./schemas/insights.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
-import { bytesText, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_MAX_BODY_BYTES } from "./limits.ts";
+import {
+  bytesText,
+  HUB_FORM_MAX_BYTES,
+  HUB_FORM_MAX_FIELDS,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+  MCP_MAX_BODY_BYTES,
+} from "./limits.ts";
 import {
   MCP_CATALOG_PATH,
   MCP_PATH,
@@ -23,6 +30,7 @@ import {
   SinceParams,
   SinceResult,
 } from "./schemas/api.ts";
+import { hubFormSchema } from "./schemas/hub-form.ts";
 import type { Business } from "./schemas/published.ts";
 
 export const API_VERSION = "1.0.0";
@@ -176,6 +184,15 @@ function queryParameters(schema: z.ZodObject) {
     const { description, ...rest } = s;
     return { name, in: "query", required: false, description, schema: rest };
   });
+}
+
+/** The hub's request body, generated from the schema the hub parses forms with. */
+function hubFormJsonSchema(topics: readonly string[]) {
+  const { $schema: _document, ...schema } = z.toJSONSchema(hubFormSchema(topics), {
+    io: "input",
+    target: "draft-2020-12",
+  });
+  return schema;
 }
 
 export function renderOpenApi(business: Business, baseUrl: string, extraPaths: Record<string, object> = {}) {
@@ -411,17 +428,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             required: true,
             content: {
               "application/x-www-form-urlencoded": {
-                schema: {
-                  type: "object",
-                  required: ["hub.callback", "hub.mode", "hub.topic"],
-                  properties: {
-                    "hub.callback": { type: "string", format: "uri", pattern: "^https://" },
-                    "hub.mode": { type: "string", enum: ["subscribe", "unsubscribe"] },
-                    "hub.topic": { type: "string", enum: [urls.atom, urls.json, urls.dataset] },
-                    "hub.lease_seconds": { type: "integer", minimum: 1 },
-                    "hub.secret": { type: "string", maxLength: 199 },
-                  },
-                },
+                schema: hubFormJsonSchema([urls.atom, urls.json, urls.dataset]),
               },
             },
           },
@@ -429,6 +436,10 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             202: { description: "Accepted; verification of intent follows" },
             400: {
               description: "Invalid request (reason in plain text)",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            413: {
+              description: `Body larger than ${bytesText(HUB_FORM_MAX_BYTES)}, or more than ${HUB_FORM_MAX_FIELDS} fields`,
               content: { "text/plain": { schema: { type: "string" } } },
             },
             415: { description: "Body is not form-encoded", content: { "text/plain": { schema: { type: "string" } } } },

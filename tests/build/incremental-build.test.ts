@@ -7,6 +7,7 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
+import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { contentFixture } from "../helpers/build.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
@@ -64,13 +65,29 @@ test("a rebuild after one changed review analyses it alone and equals a clean bu
   const cached = await build(content, cache);
   assert.equal(cached.timings.reviews_analysed, 1);
   assert.equal(cached.timings.reviews_from_cache, total - 1);
+  // Compressed variants: the files whose bytes did not change come from the cache, the changed ones
+  // (reviews.json, the feeds, insights.json, the pages showing the review) are compressed again.
+  assert.ok(cached.timings.compressed_from_cache > 0, "unchanged files' variants come from the cache");
+  assert.ok(cached.timings.compressed > 0, "changed files are compressed again");
   const clean = await build(content, await tempDir("cache"));
   assert.equal(clean.timings.reviews_analysed, total);
+  assert.equal(clean.timings.compressed_from_cache, 0);
 
   const a = await filesOf(cached.dist);
   const b = await filesOf(clean.dist);
   assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
   for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name) as Buffer), `${name} differs from a clean build`);
+  // The compressed-variants cache keeps what the last build used and nothing else (the previous reviews.json's
+  // variants were pruned): one br and one gzip per distinct compressed file.
+  const manifest = JSON.parse((a.get(MANIFEST_FILE) as Buffer).toString("utf8")) as {
+    files: Record<string, { sha256: string; encodings: { br?: unknown } }>;
+  };
+  const compressedFiles = new Set(Object.values(manifest.files).flatMap((f) => (f.encodings.br ? [f.sha256] : [])));
+  const kept = (await readdir(join(cache, "compressed"), { recursive: true, withFileTypes: true })).filter((e) =>
+    e.isFile(),
+  );
+  assert.deepEqual(new Set(kept.map((e) => e.name.replace(/\..*$/, ""))), compressedFiles);
+  assert.equal(kept.length, 2 * compressedFiles.size);
   const firstFiles = await filesOf(first.dist);
   assert.ok(!firstFiles.get("reviews.json")?.equals(a.get("reviews.json") as Buffer), "the change is published");
 

@@ -3,6 +3,8 @@
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { rowToSubscription } from "../../sidecar/hub/hub-schema.ts";
 import { contentFixture, runBuild } from "./build.ts";
 import { tempDir } from "./paths.ts";
@@ -39,6 +41,28 @@ export async function buildVariants(): Promise<string[]> {
   return out;
 }
 
+/**
+ * The environment of a hub sidecar under test: the build, its own DATA_DIR, callbacks on loopback allowed, a short
+ * timeout and limits out of the way; `overrides` set what a test is about.
+ */
+export function hubEnv(
+  where: { dist: string; dataDir: string; caFile?: string },
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DIST_DIR: where.dist,
+    DATA_DIR: where.dataDir,
+    BASE_URL: BASE,
+    ...(where.caFile ? { NODE_EXTRA_CA_CERTS: where.caFile } : {}),
+    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8,::1/128",
+    HUB_TIMEOUT_MS: "2000",
+    HUB_RATE_LIMIT_PER_CLIENT: "100000",
+    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
+    HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000",
+    ...overrides,
+  };
+}
+
 export async function freshDist(from: string): Promise<string> {
   const dist = join(await tempDir("served"), "dist");
   await cp(from, dist, { recursive: true });
@@ -70,4 +94,16 @@ export function subscriptions(dataDir: string) {
   } finally {
     db.close();
   }
+}
+
+/** A logger whose lines (parsed JSON) the test reads. */
+export function memoryLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split("\n")) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: "debug" }, stream), lines };
 }

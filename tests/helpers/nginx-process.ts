@@ -22,6 +22,8 @@ export function freePort(): Promise<number> {
 export interface RunningNginx {
   url: string;
   child: ChildProcess;
+  /** What nginx wrote to its error log so far (for a failing assertion's message). */
+  errors(): string;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startNginx(config: string, port: number): Promise<RunningN
   return {
     url,
     child,
+    errors: () => stderr,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

@@ -21,8 +21,14 @@ export function startSidecarProcess(env: Record<string, string>, entry = "sideca
   const logs: Record<string, unknown>[] = [];
   let stderr = "";
   child.stderr?.on("data", (d) => (stderr += d));
+  let stopping = false;
+  // A sidecar that ends on its own (a crash) says why in the test's output, whatever the test then asserts.
+  child.once("exit", (code, signal) => {
+    if (!stopping) process.stderr.write(`sidecar ${child.pid} exited unasked (${code ?? signal}):\n${stderr}\n`);
+  });
   const stop = (signal: NodeJS.Signals = "SIGTERM") =>
     new Promise<number | null>((done) => {
+      stopping = true;
       if (child.exitCode !== null) return done(child.exitCode);
       child.once("exit", (code) => done(code));
       child.kill(signal);

@@ -7,7 +7,7 @@ import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
@@ -55,16 +55,7 @@ test("a full disk under DATA_DIR: no crash, no acknowledged request lost, no not
   const variants = await buildVariants();
   const dist = await freshDist(variants[0]);
   const cb = await CallbackServer.start(pki);
-  const sidecar = await startSidecarProcess({
-    DIST_DIR: dist,
-    DATA_DIR: dataDir,
-    BASE_URL: BASE,
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
-    HUB_TIMEOUT_MS: "2000",
-    HUB_RATE_LIMIT_PER_CLIENT: "100000",
-    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
-  });
+  const sidecar = await startSidecarProcess(hubEnv({ dist, dataDir, caFile: pki.caFile }));
   try {
     const early = Array.from({ length: 5 }, (_, i) => `/early/${i}`);
     for (const p of early) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { CallbackServer } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, TOPICS } from "../helpers/hub-fixture.ts";
+import { BASE, buildVariants, freshDist, hubEnv, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
@@ -17,19 +17,18 @@ test("hub fuzz: random form bodies get a clear 4xx or 202, never a 5xx or a cras
   const pki = await makeTestPki();
   const [built] = await buildVariants();
   const cb = await CallbackServer.start(pki);
-  const sidecar = await startSidecarProcess({
-    DIST_DIR: await freshDist(built),
-    DATA_DIR: join(await tempDir("hubfuzz"), "data"),
-    BASE_URL: BASE,
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8,::1/128",
-    HUB_TIMEOUT_MS: "2000",
-    HUB_RATE_LIMIT_PER_CLIENT: "1000000",
-    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000000",
-    HUB_VERIFY_QUEUE_MAX: "100000",
-    HUB_VERIFY_QUEUE_MAX_PER_HOST: "100000",
-    LOG_LEVEL: "info",
-  });
+  const sidecar = await startSidecarProcess(
+    hubEnv(
+      { dist: await freshDist(built), dataDir: join(await tempDir("hubfuzz"), "data"), caFile: pki.caFile },
+      {
+        HUB_RATE_LIMIT_PER_CLIENT: "1000000",
+        HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000000",
+        HUB_VERIFY_QUEUE_MAX: "100000",
+        HUB_VERIFY_QUEUE_MAX_PER_HOST: "100000",
+        LOG_LEVEL: "info",
+      },
+    ),
+  );
   const post = async (body: string, type = "application/x-www-form-urlencoded") => {
     const res = await fetch(`${sidecar.url}/api/websub/hub`, {
       method: "POST",

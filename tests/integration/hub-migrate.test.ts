@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 import { createTestDatabase } from "../helpers/pg.ts";
 import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
@@ -18,14 +18,7 @@ test("hub migrate copies the SQLite hub to PostgreSQL and the subscribers stay n
   const dataDir = join(await tempDir("hubmigrate"), "data");
   const db = await createTestDatabase("migrate");
   const cb = await CallbackServer.start(pki);
-  const env = {
-    DIST_DIR: dist,
-    DATA_DIR: dataDir,
-    BASE_URL: BASE,
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
-    HUB_TIMEOUT_MS: "2000",
-  };
+  const env = hubEnv({ dist, dataDir, caFile: pki.caFile });
   const paths = ["/m/1", "/m/2", "/m/3"];
   try {
     const embedded = await startSidecarProcess(env);

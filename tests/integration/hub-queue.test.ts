@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { BASE, buildVariants, freshDist, hubRequest, TOPICS } from "../helpers/hub-fixture.ts";
+import { buildVariants, freshDist, hubEnv, hubRequest, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { startSidecarProcess } from "../helpers/sidecar-process.ts";
 
@@ -13,17 +13,12 @@ test("verifications pending per callback host and in all are bounded: 429, then 
   const silent = createServer((s) => void sockets.push(s)); // accepts, never answers
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
   const port = (silent.address() as { port: number }).port;
-  const sidecar = await startSidecarProcess({
-    DIST_DIR: await freshDist((await buildVariants())[0]),
-    DATA_DIR: join(await tempDir("hubqueue"), "data"),
-    BASE_URL: BASE,
-    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8,::1/128",
-    HUB_TIMEOUT_MS: "30000",
-    HUB_VERIFY_QUEUE_MAX: "3",
-    HUB_VERIFY_QUEUE_MAX_PER_HOST: "2",
-    HUB_RATE_LIMIT_PER_CLIENT: "1000",
-    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000",
-  });
+  const sidecar = await startSidecarProcess(
+    hubEnv(
+      { dist: await freshDist((await buildVariants())[0]), dataDir: join(await tempDir("hubqueue"), "data") },
+      { HUB_TIMEOUT_MS: "30000", HUB_VERIFY_QUEUE_MAX: "3", HUB_VERIFY_QUEUE_MAX_PER_HOST: "2" },
+    ),
+  );
   const sub = (host: string, path: string) =>
     hubRequest(sidecar.url, {
       "hub.mode": "subscribe",

@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { BASE, buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
@@ -53,21 +53,17 @@ before(async () => {
   dist = await freshDist(variants[0]);
   dataDir = join(await tempDir("hubdata"), "data");
   cb = await CallbackServer.start(pki);
-  sidecar = await startSidecarProcess({
-    DIST_DIR: dist,
-    DATA_DIR: dataDir,
-    BASE_URL: BASE,
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8,::1/128",
-    HUB_TIMEOUT_MS: "2000",
-    HUB_RETRY_DELAYS_MS: "1000,1000",
-    HUB_LEASE_DEFAULT_SECONDS: "600",
-    HUB_LEASE_MIN_SECONDS: "1",
-    HUB_LEASE_MAX_SECONDS: "3600",
-    HUB_RATE_LIMIT_PER_CLIENT: "100000",
-    HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
-    HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000",
-  });
+  sidecar = await startSidecarProcess(
+    hubEnv(
+      { dist, dataDir, caFile: pki.caFile },
+      {
+        HUB_RETRY_DELAYS_MS: "1000,1000",
+        HUB_LEASE_DEFAULT_SECONDS: "600",
+        HUB_LEASE_MIN_SECONDS: "1",
+        HUB_LEASE_MAX_SECONDS: "3600",
+      },
+    ),
+  );
 });
 
 after(async () => {

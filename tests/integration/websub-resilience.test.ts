@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
@@ -12,17 +12,8 @@ import { makeTestPki } from "../helpers/tls.ts";
 const pki = await makeTestPki();
 const variants = await buildVariants();
 
-const baseEnv = (dist: string, dataDir: string) => ({
-  DIST_DIR: dist,
-  DATA_DIR: dataDir,
-  BASE_URL: BASE,
-  NODE_EXTRA_CA_CERTS: pki.caFile,
-  HUB_TIMEOUT_MS: "1000",
-  HUB_RETRY_DELAYS_MS: "200,200",
-  HUB_RATE_LIMIT_PER_CLIENT: "100000",
-  HUB_RATE_LIMIT_PER_CALLBACK_HOST: "100000",
-  HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000",
-});
+const baseEnv = (dist: string, dataDir: string) =>
+  hubEnv({ dist, dataDir, caFile: pki.caFile }, { HUB_TIMEOUT_MS: "1000", HUB_RETRY_DELAYS_MS: "200,200" });
 
 test("a sidecar killed with SIGKILL mid-fan-out delivers the rest after it starts again", async () => {
   const dist = await freshDist(variants[0]);

@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyseInWorkers } from "../../src/build/analysis/analyse-in-workers.ts";
 import { readContent } from "../../src/build/read-content.ts";
+import { createInsightParts } from "../../src/domain/insights/review-parts.ts";
 import { createReviewPublisher } from "../../src/domain/publish-reviews.ts";
 import { validateContent } from "../../src/domain/validate-content.ts";
 import { SAMPLE_CONTENT } from "../helpers/paths.ts";
 
-test("worker threads publish the same records as the main thread", async () => {
+test("worker threads publish the same records and insight parts as the main thread", async () => {
   const raw = await readContent(SAMPLE_CONTENT);
   const content = validateContent(raw.business, raw.reviews);
   // The sample repeated under new ids; the threshold lowered so that worker threads take shares.
@@ -16,8 +17,16 @@ test("worker threads publish the same records as the main thread", async () => {
     return { id: `${r.id}-${i}`, content: r.content };
   });
   const publish = createReviewPublisher(content.business);
-  const expected = items.map(({ id, content: c }) => publish(id, c));
+  const partsOf = createInsightParts(content.business);
+  const expected = items.map(({ id, content: c }) => {
+    const published = publish(id, c);
+    return { published, parts: partsOf(published.record) };
+  });
   const actual = await analyseInWorkers({ business: content.business, items }, 1000);
   assert.equal(actual.length, expected.length);
   assert.deepEqual(actual, expected);
+  assert.ok(
+    actual.some((a) => a.parts.phrases.length > 0 && a.parts.cues.some((c) => c.length > 0)),
+    "the sample has keyphrase candidates and aspect cues",
+  );
 });

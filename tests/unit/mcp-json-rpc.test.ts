@@ -74,3 +74,23 @@ test("params of served methods: -32602 naming each field, one line, no zod dump"
   assert.equal(paramsProblem({ jsonrpc: "2.0", id: 9, method: "ping" }), undefined);
   assert.equal(paramsProblem({ jsonrpc: "2.0", method: "tools/call" }), undefined, "notifications are not checked");
 });
+
+test("method names that are Object.prototype keys are unknown methods, not a crash", () => {
+  for (const method of ["__proto__", "constructor", "toString", "hasOwnProperty"])
+    assert.equal(paramsProblem({ jsonrpc: "2.0", id: 1, method }), undefined, method);
+});
+
+test("tools/call params: the usual shapes pass (checked without zod), every other shape is still -32602", () => {
+  const call = (params: unknown) => paramsProblem({ jsonrpc: "2.0", id: 1, method: "tools/call", params } as never);
+  for (const params of [{ name: "x" }, { name: "x", arguments: {} }, { name: "x", arguments: { a: [1] }, _meta: {} }])
+    assert.equal(call(params), undefined, JSON.stringify(params));
+  for (const params of [
+    {},
+    { name: 1 },
+    { name: "x", arguments: [] },
+    { name: "x", arguments: null },
+    { name: "x", _meta: "m" },
+    { name: "x", _meta: [] },
+  ])
+    assert.equal(call(params)?.code, -32602, JSON.stringify(params));
+});

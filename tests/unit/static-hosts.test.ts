@@ -1,8 +1,9 @@
 // Pure pieces of the deployment kit: content-derived mtimes, the production guard, the nginx config generator.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
+import { serverTimeouts } from "../../sidecar/http/connection-limits.ts";
 import { renderNginxConfig } from "../../src/deploy/nginx-config.ts";
 import { assertPublicBaseUrl, isLoopbackOrigin } from "../../src/deploy/production-guard.ts";
 import { contentMtime } from "../../src/domain/content-mtime.ts";
@@ -10,7 +11,7 @@ import { sha256Hex } from "../../src/domain/hash.ts";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { staticFileHeaders, topicLinks } from "../../src/domain/static-headers.ts";
 import { nginxConfig } from "../helpers/nginx.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
 
 test("contentMtime: same bytes, same whole-second date in 2000-2008; different bytes, different dates", () => {
   const a = contentMtime(sha256Hex("a"));
@@ -63,12 +64,31 @@ test("nginx config: brotli only when asked, the module loaded only in a standalo
   assert.match(standalone, /if_modified_since exact;/);
 });
 
-test("npm run nginx-config refuses a bad --listen and a root built for another BASE_URL", async () => {
+test("nginx closes idle upstream connections before the sidecar does; one failure does not take out an instance", async () => {
+  const generated = renderNginxConfig({
+    root: "/srv/dist",
+    upstream: "127.0.0.1:4321",
+    listen: "8080",
+    baseUrl: "https://r.example",
+    brotli: false,
+  });
+  const example = await readFile(join(ROOT, "examples/nginx-multi-instance.conf"), "utf8");
+  for (const config of [generated, example]) {
+    const seconds = Number(/^\s*keepalive_timeout (\d+)s;$/m.exec(config)?.[1]);
+    assert.ok(seconds * 1000 < serverTimeouts.keepAliveTimeout, `${seconds} s is below the sidecar's keep-alive`);
+  }
+  const maxFails = [...example.matchAll(/max_fails=(\d+)/g)].map((m) => Number(m[1]));
+  assert.equal(maxFails.length, 3);
+  assert.ok(maxFails.every((n) => n > 1));
+});
+
+test("npm run nginx-config refuses a bad --listen, a root built for another BASE_URL and a broken manifest", async () => {
   const bad = await nginxConfig(["--root", "/nonexistent", "--upstream", "127.0.0.1:1", "--listen", "not a port"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--listen must be host:port/);
   const root = await tempDir("nginx-root");
-  await writeFile(join(root, MANIFEST_FILE), JSON.stringify({ base_url: "https://other.example" }));
+  const manifest = { manifest_version: 1, build_id: "b", last_modified: null, review_count: 0, files: {} };
+  await writeFile(join(root, MANIFEST_FILE), JSON.stringify({ ...manifest, base_url: "https://other.example" }));
   const other = await nginxConfig(["--root", root, "--upstream", "127.0.0.1:1", "--listen", "8080"], {
     BASE_URL: "https://reviews.example.com",
   });
@@ -79,4 +99,15 @@ test("npm run nginx-config refuses a bad --listen and a root built for another B
   });
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /listen 8080;/);
+  // Read by the same reader as publish and npm start: a manifest that is not one is named, not trusted.
+  await writeFile(join(root, MANIFEST_FILE), JSON.stringify({ base_url: "https://other.example" }));
+  const broken = await nginxConfig(["--root", root, "--upstream", "127.0.0.1:1", "--listen", "8080"], {
+    BASE_URL: "https://other.example",
+  });
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /\.build-manifest\.json is not a valid build manifest/);
+  const none = await nginxConfig(["--root", await tempDir("nginx-empty"), "--upstream", "127.0.0.1:1"], {
+    BASE_URL: "https://other.example",
+  });
+  assert.equal(none.code, 0, "no build yet: the config can be made first");
 });

@@ -14,10 +14,7 @@ export const searchReviewsTool = defineTool({
   run: (snapshot, args) => {
     const page = searchPage(snapshot.index, args, searchMemoOf(snapshot));
     if (!page.ok) return page;
-    // The text block is the REST answer's bytes; the structured value holds the same reviews as objects.
-    const { total, count, limit, next_cursor } = page.envelope;
-    const reviews = page.ranks.map((rank) => snapshot.index.review(rank));
-    const text = reviewListBody(snapshot, page.envelope, page.ranks).toString("utf8");
-    return { ok: true, value: { total, count, limit, reviews, next_cursor }, text };
+    // The REST answer's bytes: both the text block and the structured value come from them.
+    return { ok: true, json: reviewListBody(snapshot, page.envelope, page.ranks) };
   },
 });

@@ -6,8 +6,11 @@ import type { Snapshot } from "../../build-store/snapshot.ts";
 /** Every tool only reads the current build. */
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
-/** `text`: the value as JSON when the tool has it as bytes already (else the server stringifies `value`). */
-export type ToolOutcome<T> = { ok: true; value: T; text?: string } | { ok: false; issues: Issue[] };
+/**
+ * `value`: the result as an object; or `json`: the result as JSON bytes when the tool assembles it from the
+ * bytes of reviews.json (the REST answer's bytes), so nothing is parsed only to be serialised again.
+ */
+export type ToolOutcome<T> = { ok: true; value: T } | { ok: true; json: Buffer } | { ok: false; issues: Issue[] };
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;

@@ -1,6 +1,7 @@
 // Analysis of many reviews on every core: the reviews are split into one contiguous share per worker thread.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { createInsightParts, type ReviewInsightParts } from "../../domain/insights/review-parts.ts";
 import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
 import type { BusinessContent, ReviewContent } from "../../domain/schemas/content.ts";
 
@@ -9,7 +10,21 @@ export interface AnalysisJob {
   items: { id: string; content: ReviewContent }[];
 }
 
-type Published = ReturnType<PublishReview>;
+/** One review's published record (analysis included) and its parts of the insights. */
+export interface Analysed {
+  published: ReturnType<PublishReview>;
+  parts: ReviewInsightParts;
+}
+
+/** Analyses one review: what the cache keeps for it. */
+export function createAnalyser(business: BusinessContent): (id: string, content: ReviewContent) => Analysed {
+  const publish = createReviewPublisher(business);
+  const partsOf = createInsightParts(business);
+  return (id, content) => {
+    const published = publish(id, content);
+    return { published, parts: partsOf(published.record) };
+  };
+}
 
 /**
  * Below this many reviews, starting a thread and copying results back costs about what it saves (measured:
@@ -17,10 +32,10 @@ type Published = ReturnType<PublishReview>;
  */
 const MIN_FOR_WORKERS = 20_000;
 
-function runWorker(job: AnalysisJob): Promise<Published[]> {
+function runWorker(job: AnalysisJob): Promise<Analysed[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./analysis-worker.ts", import.meta.url), { workerData: job });
-    worker.once("message", (out: Published[]) => {
+    worker.once("message", (out: Analysed[]) => {
       resolve(out);
       void worker.terminate();
     });
@@ -35,14 +50,14 @@ function runWorker(job: AnalysisJob): Promise<Published[]> {
  * Results in the order of `items`; the same as publishing them one by one on this thread. With many reviews,
  * one share per core: this thread analyses the first while worker threads analyse the others.
  */
-export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR_WORKERS): Promise<Published[]> {
+export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR_WORKERS): Promise<Analysed[]> {
   const shares = job.items.length < minForWorkers ? 1 : availableParallelism();
   const size = Math.ceil(job.items.length / shares);
   const share = (i: number) => job.items.slice(i * size, (i + 1) * size);
   const others = Array.from({ length: shares - 1 }, (_, i) =>
     runWorker({ business: job.business, items: share(i + 1) }),
   );
-  const publish = createReviewPublisher(job.business);
-  const first = share(0).map(({ id, content }) => publish(id, content));
+  const analyse = createAnalyser(job.business);
+  const first = share(0).map(({ id, content }) => analyse(id, content));
   return [first, ...(await Promise.all(others))].flat();
 }

@@ -1,29 +1,31 @@
-// The incremental build: each review's published record (analysis included) is kept in BUILD_CACHE_DIR, keyed
+// The incremental build: each review's published record (analysis included) and its parts of the insights
+// (keyphrase candidates, aspect cues: src/domain/insights/review-parts.ts) are kept in BUILD_CACHE_DIR, keyed
 // by its id and the sha256 of its file, under a fingerprint of everything else the record depends on (the
 // business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
 // tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
-// records as usual, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
+// cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
 import { appendFile, mkdir, open, readdir, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
 import { sha256Hex } from "../../domain/hash.ts";
+import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
-import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
+import type { PublishReview } from "../../domain/publish-reviews.ts";
 import type { RawFile, ValidContent } from "../../domain/validate-content.ts";
-import { analyseInWorkers } from "./analyse-in-workers.ts";
-
-type Published = ReturnType<PublishReview>;
+import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
 
 /**
- * One JSON value a line: the first is {fingerprint}, each other [key, published]. New results are appended, so
+ * One JSON value a line: the first is {fingerprint}, each other [key, published, parts]. New results are appended, so
  * a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
  * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
  */
 const CACHE_FILE = "analysis.ndjson";
 const DOMAIN = fileURLToPath(new URL("../../domain/", import.meta.url));
-/** What a published record is computed by; a change to any of these files empties the cache. */
-const CODE = ["analysis", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
+/** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
+const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
+/** The layout of a line; part of the fingerprint. */
+const CACHE_FORMAT = 2;
 
 async function codeHash(): Promise<string> {
   const parts: string[] = [];
@@ -43,8 +45,8 @@ async function codeHash(): Promise<string> {
 async function readCache(
   path: string,
   fingerprint: string,
-): Promise<{ entries: Map<string, Published>; lines: number }> {
-  const entries = new Map<string, Published>();
+): Promise<{ entries: Map<string, Analysed>; lines: number }> {
+  const entries = new Map<string, Analysed>();
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -60,8 +62,8 @@ async function readCache(
   for (let i = 1; i < lines.length; i++) {
     if (lines[i] === "") continue;
     try {
-      const [key, value] = JSON.parse(lines[i]) as [string, Published];
-      entries.set(key, value);
+      const [key, published, parts] = JSON.parse(lines[i]) as [string, Analysed["published"], Analysed["parts"]];
+      entries.set(key, { published, parts });
     } catch {
       // an interrupted append: that review is analysed again
     }
@@ -69,14 +71,14 @@ async function readCache(
   return { entries, lines: lines.length - 1 };
 }
 
-const line = (key: string, value: Published) => `${JSON.stringify([key, value])}\n`;
+const line = (key: string, value: Analysed) => `${JSON.stringify([key, value.published, value.parts])}\n`;
 
 async function writeCache(
   dir: string,
   path: string,
   fingerprint: string,
-  live: Map<string, Published>,
-  appended: [string, Published][],
+  live: Map<string, Analysed>,
+  appended: [string, Analysed][],
   lines: number,
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -106,6 +108,8 @@ async function writeCache(
 
 export interface CachedAnalysis {
   publish: PublishReview;
+  /** Each published record's parts of the insights, for buildInsights. */
+  partsOf: InsightPartsOf;
   analysed: number;
   cached: number;
 }
@@ -122,19 +126,26 @@ export async function analyseWithCache(
   const verified = content.reviews.filter((r) => r.content.verified);
   const keys = verified.map((r) => sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`));
   const fingerprint = sha256Hex(
-    JSON.stringify([await codeHash(), LEXICON_VERSION, process.versions.unicode, content.business, piiPolicy]),
+    JSON.stringify([
+      CACHE_FORMAT,
+      await codeHash(),
+      LEXICON_VERSION,
+      process.versions.unicode,
+      content.business,
+      piiPolicy,
+    ]),
   );
   const path = cacheDir === undefined ? undefined : join(cacheDir, CACHE_FILE);
-  const old = path ? await readCache(path, fingerprint) : { entries: new Map<string, Published>(), lines: -1 };
+  const old = path ? await readCache(path, fingerprint) : { entries: new Map<string, Analysed>(), lines: -1 };
 
   const missing = keys.flatMap((key, i) => (old.entries.has(key) ? [] : [i]));
   const fresh = await analyseInWorkers({
     business: content.business,
     items: missing.map((i) => ({ id: verified[i].id, content: verified[i].content })),
   });
-  const live = new Map<string, Published>();
-  const byId = new Map<string, Published>();
-  const appended: [string, Published][] = [];
+  const live = new Map<string, Analysed>();
+  const byId = new Map<string, Analysed>();
+  const appended: [string, Analysed][] = [];
   verified.forEach((r, i) => {
     const hit = old.entries.get(keys[i]);
     if (hit) {
@@ -150,13 +161,22 @@ export async function analyseWithCache(
   if (path && cacheDir) await writeCache(cacheDir, path, fingerprint, live, appended, old.lines);
 
   // Every verified review is in byId; the fallback only serves a caller that asks about another one.
-  let fallback: PublishReview | undefined;
+  let fallback: ReturnType<typeof createAnalyser> | undefined;
+  let makeParts: InsightPartsOf | undefined;
+  const analysed = (id: string, c: Parameters<PublishReview>[1]): Analysed => {
+    const hit = byId.get(id);
+    if (hit) return hit;
+    fallback ??= createAnalyser(content.business);
+    return fallback(id, c);
+  };
   return {
-    publish: (id, c) => {
-      const hit = byId.get(id);
-      if (hit) return hit;
-      fallback ??= createReviewPublisher(content.business);
-      return fallback(id, c);
+    publish: (id, c) => analysed(id, c).published,
+    // The insights ask about the published records, each of which came from byId.
+    partsOf: (record) => {
+      const hit = byId.get(record.id);
+      if (hit?.published.record === record) return hit.parts;
+      makeParts ??= createInsightParts(content.business);
+      return makeParts(record);
     },
     analysed: missing.length,
     cached: verified.length - missing.length,

@@ -1,8 +1,7 @@
-// A worker thread of the full build: publishes (analyses) one share of the reviews.
+// A worker thread of the full build: analyses one share of the reviews.
 import { parentPort, workerData } from "node:worker_threads";
-import { createReviewPublisher } from "../../domain/publish-reviews.ts";
-import type { AnalysisJob } from "./analyse-in-workers.ts";
+import { type AnalysisJob, createAnalyser } from "./analyse-in-workers.ts";
 
 const { business, items } = workerData as AnalysisJob;
-const publish = createReviewPublisher(business);
-parentPort?.postMessage(items.map(({ id, content }) => publish(id, content)));
+const analyse = createAnalyser(business);
+parentPort?.postMessage(items.map(({ id, content }) => analyse(id, content)));

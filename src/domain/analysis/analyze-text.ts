@@ -2,8 +2,9 @@
 // aspects with their own polarity and an exact quote. Each part (title, text) is split into sentences,
 // clauses (contrast weighting) and opinion units (negation scope, aspect binding).
 import type { Aspect, Sentiment } from "../schemas/common.ts";
-import { bindCues, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
+import { rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
@@ -98,6 +99,20 @@ function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: Reado
   return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
 }
 
+/** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
+function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
+  const extra: Cue[] = [];
+  for (const h of hits) {
+    const aspect = h.aspect;
+    if (aspect === undefined) continue;
+    const covered = cues.some(
+      (c) => c.aspects.includes(aspect) && c.index < h.index + h.length && h.index < c.index + c.length,
+    );
+    if (!covered) extra.push({ index: h.index, length: h.length, aspects: [aspect] });
+  }
+  return extra.length ? [...cues, ...extra].sort((a, b) => a.index - b.index) : cues;
+}
+
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
   const masses = noMasses();
@@ -116,16 +131,19 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
       breaks,
       unitOf,
     );
-    addClauseMasses(masses, hits, tokens, clauseOf, sentenceOf, clauseSpans.length);
-    const cues = findCues(tokens);
-    const polarities = bindCues(cues, hits, unitOf, unitSentence);
+    const scoped = rescopeHits(hits, tokens, breaks, unitOf, sentenceOf);
+    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length);
+    const cues = withImpliedCues(findCues(tokens), scoped);
+    const polarities = bindCues(cues, scoped, unitOf, unitSentence);
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
         const key = `${aspect}|${partIndex}|${quote.start}`;
         const seen = byKey.get(key);
-        if (seen) {
-          if (seen.polarity === "neutral") seen.polarity = polarities[k];
+        // "Quick to answer, slow to fix": one clause may say opposite things of one aspect.
+        if (seen && (seen.polarity === polarities[k] || polarities[k] === "neutral")) continue;
+        if (seen?.polarity === "neutral") {
+          seen.polarity = polarities[k];
           continue;
         }
         const mention = { aspect, polarity: polarities[k], quote: quote.text };

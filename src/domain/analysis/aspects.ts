@@ -13,6 +13,8 @@ export const cueTable = (() => {
   for (const [aspect, cues] of Object.entries(aspectLexicon.aspects)) {
     for (const cue of cues) byCue.set(cue, [...(byCue.get(cue) ?? []), aspect as Aspect]);
   }
+  // Longer phrases that contain a cue word but name no aspect ("service call").
+  for (const phrase of aspectLexicon.not_cues) byCue.set(phrase, []);
   return new PhraseTable<Aspect[]>(byCue);
 })();
 
@@ -37,6 +39,10 @@ export function findCues(tokens: readonly Token[]): Cue[] {
   for (let i = 0; i < tokens.length; i++) {
     const cue = cueTable.match(tokens, i);
     if (!cue) continue;
+    if (cue.value.length === 0) {
+      i += cue.length - 1;
+      continue;
+    }
     out.push({ index: i, length: cue.length, aspects: cue.value });
     i += cue.length - 1;
   }

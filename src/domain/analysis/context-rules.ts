@@ -1,7 +1,10 @@
 // Words whose valence depends on their context. Problem words (leak, clog, broken) describe the job, not
-// the work: neutral, unless absent ("no more leaks"), recurring ("leaking again") or resolved ("the smell is
-// gone"). Things a customer wanted (a callback, updates) count against the work when missing. Dirt nouns
-// count against it when left behind ("left sawdust", "dust everywhere").
+// the work: neutral, unless absent ("no more leaks"), recurring ("leaking again", "the new faucet drips"), resolved ("the smell is
+// gone", "found the leak"), not resolved ("couldn't find the leak") or caused by the crew ("they cracked our
+// tile"). Things a customer wanted (a callback, updates) count against the work when missing. Dirt nouns
+// count against it when left behind ("left sawdust", "dust everywhere"). Price-scale words (high, lowest)
+// are opinions only about a price ("the quote was the lowest").
+import type { Aspect } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
 
@@ -9,41 +12,87 @@ export const NEGATION_FACTOR = -0.6;
 const problemWords = new Set(lexicon.problem_words);
 const recurrence = new Set(lexicon.recurrence);
 const resolution = new Set(lexicon.resolution);
+const attempted = new Set([...lexicon.resolution, ...lexicon.attempts]);
 const wanted = new Set(lexicon.wanted_things);
 const dirtNouns = new Set(lexicon.dirt_nouns);
 const dirtVerbs = new Set(lexicon.dirt_verbs);
 const dirtSpread = new PhraseTable<true>(lexicon.dirt_spread.map((p) => [p, true]));
+const agents = new Set(lexicon.agents);
+const freshWork = new Set(lexicon.fresh_work);
+const afterWork = new Set(lexicon.after_work);
+const dirtQuantity = new Set(lexicon.dirt_quantity);
+const negators = new Set(lexicon.negators);
+const damageWords = new Set(lexicon.damage_words);
+const priceNouns = new Set(lexicon.price_nouns);
+const priceScale = new Map(Object.entries(lexicon.price_scale));
 const ABSENT_PROBLEM = 1.5;
 const RECURRING_PROBLEM = -2.5;
 const RESOLVED_PROBLEM = 2;
+const UNRESOLVED_PROBLEM = -2.5;
+const DAMAGE = -3;
 const MISSING_WANTED = -2;
 const DIRT_LEFT = -2.5;
 const WINDOW = 3;
 
+export interface ContextHit {
+  valence: number;
+  /** The job failed (a recurring problem, a fix that did not happen, damage): outweighs courtesy. */
+  failure?: boolean;
+  /** The aspect the context itself shows (a problem word is about the work). */
+  aspect?: Aspect;
+}
+
 const near = (tokens: readonly Token[], from: number, to: number, set: ReadonlySet<string>) => {
-  for (let k = Math.max(0, from); k <= Math.min(tokens.length - 1, to); k++) if (set.has(tokens[k].norm)) return true;
-  return false;
+  for (let k = Math.max(0, from); k <= Math.min(tokens.length - 1, to); k++) if (set.has(tokens[k].norm)) return k;
+  return -1;
 };
 
+const WORK: Aspect = "workmanship";
+
 /**
- * Valence of a context-dependent word at i with negation applied, or undefined when the word is not one.
+ * The context-dependent word at i with negation applied, or undefined when the word is not one.
  * `lo`..`hi`: the opinion unit's tokens; `negated`: inside a negation's scope.
  */
-export function contextValence(tokens: readonly Token[], i: number, lo: number, hi: number, negated: boolean) {
+export function contextValence(
+  tokens: readonly Token[],
+  i: number,
+  lo: number,
+  hi: number,
+  negated: boolean,
+): ContextHit | undefined {
   const norm = tokens[i].norm;
   const from = Math.max(lo, i - WINDOW);
   const to = Math.min(hi, i + WINDOW);
   if (problemWords.has(norm)) {
-    if (negated) return ABSENT_PROBLEM;
-    if (near(tokens, from, to, recurrence)) return RECURRING_PROBLEM;
-    if (near(tokens, from, to, resolution)) return RESOLVED_PROBLEM;
-    if (!dirtNouns.has(norm)) return 0;
+    // "couldn't find the leak", "didn't fix the clog": the fix did not happen.
+    if (negated && near(tokens, from, i - 1, attempted) >= 0)
+      return { valence: UNRESOLVED_PROBLEM, failure: true, aspect: WORK };
+    if (negated) return { valence: ABSENT_PROBLEM, aspect: WORK };
+    if (damageWords.has(norm) && (agents.has(tokens[i - 1]?.norm) || (i - 2 >= lo && agents.has(tokens[i - 2].norm))))
+      return { valence: DAMAGE, failure: true, aspect: WORK };
+    // "leaking again", "the new faucet drips": a problem that persists or comes with the new work.
+    if (near(tokens, from, to, recurrence) >= 0 || near(tokens, from, i - 1, freshWork) >= 0)
+      return { valence: RECURRING_PROBLEM, failure: true, aspect: WORK };
+    // "the smell from the drain is gone": the resolution may close the unit.
+    if (near(tokens, from, hi, resolution) >= 0) return { valence: RESOLVED_PROBLEM, aspect: WORK };
+    // "it leaks now", "dripping since they left": a problem that came after the work.
+    if (near(tokens, from, to, afterWork) >= 0) return { valence: RECURRING_PROBLEM, failure: true, aspect: WORK };
+    if (!dirtNouns.has(norm)) return { valence: 0 };
   }
-  if (wanted.has(norm) && negated) return MISSING_WANTED;
+  if (damageWords.has(norm) && (agents.has(tokens[i - 1]?.norm) || (i - 2 >= lo && agents.has(tokens[i - 2].norm))))
+    return { valence: negated ? 0 : DAMAGE, failure: !negated, aspect: WORK };
+  if (wanted.has(norm) && negated) return { valence: MISSING_WANTED };
   if (dirtNouns.has(norm)) {
-    const left = near(tokens, from, i - 1, dirtVerbs);
+    // "much dust in the kitchen" (but not "without much dust": the unit's negator decides).
+    const heaped = near(tokens, i - 2, i - 1, dirtQuantity) >= lo && near(tokens, lo, i - 1, negators) < 0;
+    const left = near(tokens, lo, i - 1, dirtVerbs) >= 0 || heaped;
     const spread = i + 1 <= hi && dirtSpread.match(tokens, i + 1) !== undefined;
-    if (left || spread) return negated ? DIRT_LEFT * NEGATION_FACTOR : DIRT_LEFT;
+    if (left || spread) return { valence: negated ? DIRT_LEFT * NEGATION_FACTOR : DIRT_LEFT };
+  }
+  const scale = priceScale.get(norm);
+  if (scale !== undefined) {
+    if (near(tokens, lo, hi, priceNouns) < 0) return { valence: 0 };
+    return { valence: negated ? scale * NEGATION_FACTOR : scale, aspect: "price_value" };
   }
   return undefined;
 }

@@ -102,27 +102,85 @@ function isCapitalised(raw: string): boolean {
   return /^\p{Lu}/u.test(raw);
 }
 
+const actionVerbs = new PhraseTable<true>(names.action_verbs.map((v) => [v, true]));
+const addressOpeners = new PhraseTable<true>(names.address_openers.map((v) => [v, true]));
+const determiners = new Set(names.determiners);
+const personAdjectives = new Set(names.person_adjectives);
+const adjectiveIntensifiers = new Set(names.adjective_intensifiers);
+const personNouns = new Set(names.person_nouns);
+const modalNames = new Set(names.modal_names);
+const APPOSITION_OPENERS = new Set(["the", "our", "my", "their"]);
+const POSSESSIVE = /'s$/;
+
+/** The token's name key: "Sorensen's" is Sorensen. */
+const nameKey = (t: Token) => t.norm.replace(POSSESSIVE, "");
+const isPossessive = (t: Token) => POSSESSIVE.test(t.norm);
+
+/** "was/is (very) thorough": a copula and a word said of people, not of bills or grants. */
+function personAdjectiveAfter(tokens: Token[], i: number): boolean {
+  if (!AMBIGUOUS_VERBS.has(tokens[i]?.norm ?? "")) return false;
+  let k = i + 1;
+  while (k < tokens.length && adjectiveIntensifiers.has(tokens[k].norm)) k++;
+  return k < tokens.length && personAdjectives.has(tokens[k].norm);
+}
+
+/** An address ("thanks frank", "ask for grant") ending just before token i. */
+function addressedAt(tokens: Token[], i: number): boolean {
+  for (let from = Math.max(0, i - 3); from < i; from++) {
+    const m = addressOpeners.match(tokens, from);
+    if (m && from + m.length === i) return true;
+  }
+  return false;
+}
+
+/** Whether a name that is also a word stands for a person here (see names.json). */
+function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean, id: string): boolean {
+  const tok = tokens[i];
+  const next = tokens[i + 1];
+  const key = nameKey(tok);
+  const prev = tokens[i - 1];
+  if (isPossessive(tok)) return prev === undefined || !determiners.has(prev.norm);
+  if (isCapitalised(tok.raw)) {
+    const followedByName =
+      next !== undefined && isCapitalised(next.raw) && next.norm[0] === m.technicianWords.get(key)?.initial;
+    const verbCue =
+      next !== undefined && nameVerbs.has(next.norm) && (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(key));
+    if (!sentenceStart || followedByName || verbCue || personAdjectiveAfter(tokens, i + 1)) return true;
+  }
+  if (prev !== undefined && determiners.has(prev.norm)) return false;
+  if (next !== undefined && actionVerbs.match(tokens, i + 1)) return true;
+  if (next !== undefined && nameBeforeWas.has(key) && AMBIGUOUS_VERBS.has(next.norm)) return true;
+  if (addressedAt(tokens, i)) return true;
+  // "technician Grant", "Will, the tech, was great": a person noun beside the name.
+  if (prev !== undefined && personNouns.has(prev.norm) && !modalNames.has(key)) return true;
+  const after = tokens[i + 2];
+  if (next !== undefined && after !== undefined && APPOSITION_OPENERS.has(next.norm) && personNouns.has(after.norm))
+    return next.start - tok.end >= 2;
+  // "frank and marcus", "marcus and frank": joined to another technician's name.
+  const other = (k: number) => {
+    const t = tokens[k];
+    if (t === undefined) return false;
+    const e = m.technicianWords.get(nameKey(t));
+    return e !== undefined && e.id !== id && !commonWordNames.has(nameKey(t));
+  };
+  return (next?.norm === "and" && other(i + 2)) || (prev?.norm === "and" && other(i - 2));
+}
+
 function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
   const tok = tokens[i];
   const next = tokens[i + 1];
-  const entry = m.technicianWords.get(tok.norm);
+  const key = nameKey(tok);
+  const entry = m.technicianWords.get(key);
   if (entry) {
-    if (!commonWordNames.has(tok.norm)) return entry.id;
-    if (!isCapitalised(tok.raw)) return undefined;
-    const followedByName = next !== undefined && isCapitalised(next.raw) && next.norm[0] === entry.initial;
-    const verbCue =
-      next !== undefined &&
-      nameVerbs.has(next.norm) &&
-      (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(tok.norm));
-    if (!sentenceStart || followedByName || verbCue) return entry.id;
-    return undefined;
+    if (!commonWordNames.has(key)) return entry.id;
+    return personContext(m, tokens, i, sentenceStart, entry.id) ? entry.id : undefined;
   }
-  if (tok.norm.length < 5 || !isCapitalised(tok.raw)) return undefined;
+  if (key.length < 5 || !isCapitalised(tok.raw)) return undefined;
   // At the start of a sentence any word is capitalised: a near-miss counts only before a verb.
   if (sentenceStart && !(next !== undefined && nameVerbs.has(next.norm))) return undefined;
   let found: string | undefined;
   for (const [name, e] of m.technicianWords) {
-    if (name.length >= 5 && !commonWordNames.has(name) && withinOneEdit(tok.norm, name)) {
+    if (name.length >= 5 && !commonWordNames.has(name) && withinOneEdit(key, name)) {
       if (found && found !== e.id) return undefined;
       found = e.id;
     }

@@ -9,7 +9,7 @@ export interface Span {
 const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
 // Clause boundaries: semicolons, and contrast words that start a new clause.
 const CLAUSE_BREAK =
-  /\s*;\s*|,?\s+(?=(?:but|however|although|though|whereas|except|yet|while)\b)|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
+  /\s*;\s*|,?(?<!\beven)\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
 
 function trimSpan(text: string, start: number, end: number): Span | undefined {
   let s = start;
@@ -30,16 +30,25 @@ export function sentences(text: string): Span[] {
   return out;
 }
 
+// A sentence that opens with a concession ("Although it cost more, it was worth it") concedes up to its comma.
+const CONCESSIVE_OPENING =
+  /^(?:although|altho|though|tho|even though|even if|while|whereas|despite|in spite of)\b[^,]*,\s*/i;
+
 export function clauses(text: string): Span[] {
   const out: Span[] = [];
   for (const sentence of sentences(text)) {
     let cursor = sentence.start;
     const body = sentence.text;
+    const opening = CONCESSIVE_OPENING.exec(body);
+    const cuts: [number, number][] = opening ? [[opening[0].lastIndexOf(","), opening[0].length]] : [];
     for (const m of body.matchAll(CLAUSE_BREAK)) {
-      const cut = sentence.start + (m.index ?? 0);
-      const span = trimSpan(text, cursor, cut);
+      const at = m.index ?? 0;
+      if (opening === null || at >= opening[0].length) cuts.push([at, at + m[0].length]);
+    }
+    for (const [from, to] of cuts) {
+      const span = trimSpan(text, cursor, sentence.start + from);
       if (span) out.push(span);
-      cursor = cut + m[0].length;
+      cursor = sentence.start + to;
     }
     const last = trimSpan(text, cursor, sentence.end);
     if (last) out.push(last);

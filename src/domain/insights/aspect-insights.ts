@@ -1,8 +1,8 @@
-import { aspectCues } from "../analysis/analyze-text.ts";
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { ASPECTS } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
+import type { InsightPartsOf } from "./review-parts.ts";
 
 export const ASPECT_LABELS: Record<Aspect, string> = {
   punctuality: "Punctuality",
@@ -38,35 +38,51 @@ export function citable(rating: number, polarity: Sentiment): boolean {
   return true;
 }
 
-/** `reviews` newest first. */
-export function aspectInsights(reviews: readonly ReviewRecord[]): Insights["aspects"] {
-  return ASPECTS.map((aspect) => {
-    const counts = { positive: 0, negative: 0, neutral: 0, mentions: 0 };
-    const reviewIds = new Set<string>();
-    const quarters = new Map<string, { positive: number; negative: number; mentions: number }>();
-    const terms = new Map<string, number>();
-    const examples: Record<Sentiment, { review_id: string; polarity: Sentiment; quote: string }[]> = {
-      positive: [],
-      negative: [],
-      neutral: [],
-    };
-    for (const r of reviews) {
-      for (const a of r.aspects) {
-        if (a.aspect !== aspect) continue;
-        counts[a.polarity]++;
-        counts.mentions++;
-        reviewIds.add(r.id);
-        const q = quarterOf(r.date);
-        const qc = quarters.get(q) ?? { positive: 0, negative: 0, mentions: 0 };
-        qc.mentions++;
-        if (a.polarity !== "neutral") qc[a.polarity]++;
-        quarters.set(q, qc);
-        for (const c of aspectCues(a.quote)) if (c.aspect === aspect) terms.set(c.cue, (terms.get(c.cue) ?? 0) + 1);
-        const list = examples[a.polarity];
-        if (list.length < EXAMPLES_PER_POLARITY && a.quote.length >= 20 && citable(r.rating, a.polarity))
-          list.push({ review_id: r.id, polarity: a.polarity, quote: a.quote });
-      }
+interface AspectTally {
+  counts: { positive: number; negative: number; neutral: number; mentions: number };
+  reviewIds: Set<string>;
+  quarters: Map<string, { positive: number; negative: number; mentions: number }>;
+  terms: Map<string, number>;
+  examples: Record<Sentiment, { review_id: string; polarity: Sentiment; quote: string }[]>;
+}
+
+/** `reviews` newest first; `partsOf` gives each review's cues (review-parts.ts). One pass over the reviews. */
+export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: InsightPartsOf): Insights["aspects"] {
+  const tallies = new Map<Aspect, AspectTally>(
+    ASPECTS.map((aspect) => [
+      aspect,
+      {
+        counts: { positive: 0, negative: 0, neutral: 0, mentions: 0 },
+        reviewIds: new Set(),
+        quarters: new Map(),
+        terms: new Map(),
+        examples: { positive: [], negative: [], neutral: [] },
+      },
+    ]),
+  );
+  for (const r of reviews) {
+    if (r.aspects.length === 0) continue;
+    const q = quarterOf(r.date);
+    const cues = partsOf(r).cues;
+    for (let i = 0; i < r.aspects.length; i++) {
+      const a = r.aspects[i];
+      const t = tallies.get(a.aspect);
+      if (!t) continue;
+      t.counts[a.polarity]++;
+      t.counts.mentions++;
+      t.reviewIds.add(r.id);
+      const qc = t.quarters.get(q) ?? { positive: 0, negative: 0, mentions: 0 };
+      qc.mentions++;
+      if (a.polarity !== "neutral") qc[a.polarity]++;
+      t.quarters.set(q, qc);
+      for (const cue of cues[i]) t.terms.set(cue, (t.terms.get(cue) ?? 0) + 1);
+      const list = t.examples[a.polarity];
+      if (list.length < EXAMPLES_PER_POLARITY && a.quote.length >= 20 && citable(r.rating, a.polarity))
+        list.push({ review_id: r.id, polarity: a.polarity, quote: a.quote });
     }
+  }
+  return ASPECTS.map((aspect) => {
+    const { counts, reviewIds, quarters, terms, examples } = tallies.get(aspect) as AspectTally;
     return {
       aspect,
       label: ASPECT_LABELS[aspect],

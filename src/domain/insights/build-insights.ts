@@ -3,10 +3,12 @@ import { ANALYSIS_VERSION, ENGINE, ENGINE_VERSION, LEXICON_VERSIONS } from "../a
 import { newestUpdated } from "../order.ts";
 import type { PublishedContent } from "../publish-reviews.ts";
 import type { Insights } from "../schemas/insights.ts";
+import type { ReviewRecord, ReviewsDataset } from "../schemas/published.ts";
 import { aspectInsights } from "./aspect-insights.ts";
 import type { EditorialContent } from "./editorial.ts";
 import { entityInsights } from "./entity-insights.ts";
 import { generatedFaq, generatedSummary } from "./generated-text.ts";
+import { createInsightParts, type InsightPartsOf, type ReviewInsightParts } from "./review-parts.ts";
 import { topicInsights } from "./topics.ts";
 
 export const INSIGHTS_ENGINE = {
@@ -25,18 +27,39 @@ function countLabels(reviews: readonly { id: string }[], labels: PublishedConten
   return counts;
 }
 
+/** Each record's parts computed once, on demand. */
+function memoParts(business: ReviewsDataset["business"]): InsightPartsOf {
+  const make = createInsightParts(business);
+  const done = new WeakMap<ReviewRecord, ReviewInsightParts>();
+  return (r) => {
+    const known = done.get(r);
+    if (known) return known;
+    const parts = make(r);
+    done.set(r, parts);
+    return parts;
+  };
+}
+
+/**
+ * `partsOf` may answer from earlier results (the build's incremental cache), made by createInsightParts with the
+ * same business and code; without it each review's parts are computed here.
+ */
 export function buildInsights(
   { dataset, namedInText, reviewLabels }: PublishedContent,
   editorial?: EditorialContent,
+  partsOf: InsightPartsOf = memoParts(dataset.business),
 ): Insights {
   const { reviews, business } = dataset;
-  const parts = { aspects: aspectInsights(reviews), entities: entityInsights(business, reviews, namedInText) };
+  const parts = {
+    aspects: aspectInsights(reviews, partsOf),
+    entities: entityInsights(business, reviews, namedInText),
+  };
   return {
     method: INSIGHTS_ENGINE,
     generated_from: { review_count: reviews.length, last_updated: newestUpdated(reviews) ?? null },
     review_labels: countLabels(reviews, reviewLabels),
     ...parts,
-    topics: topicInsights(business, reviews),
+    topics: topicInsights(reviews, partsOf),
     faq: editorial?.faq ? { generated: false, items: editorial.faq } : generatedFaq(dataset, parts),
     summary: editorial?.summary
       ? { generated: false, text: editorial.summary, review_ids: [] }

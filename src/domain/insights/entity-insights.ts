@@ -13,10 +13,13 @@ export function entityInsights(
   reviews: readonly ReviewRecord[],
   namedInText: ReadonlyMap<string, Mentions>,
 ): Insights["entities"] {
-  const forKind = (kind: Kind) =>
-    business[kind]
+  const forKind = (kind: Kind) => {
+    // One pass over the reviews: each entity's linked reviews, newest first like `reviews`.
+    const linkedTo = new Map<string, ReviewRecord[]>(business[kind].map((e) => [e.id, []]));
+    for (const r of reviews) for (const id of r.mentions[kind]) linkedTo.get(id)?.push(r);
+    return business[kind]
       .map((entity) => {
-        const linked = reviews.filter((r) => r.mentions[kind].includes(entity.id));
+        const linked = linkedTo.get(entity.id) ?? [];
         const named = linked.filter((r) => namedInText.get(r.id)?.[kind].includes(entity.id)).length;
         const aspects = new Map<Aspect, { positive: number; negative: number; mentions: number }>();
         for (const r of linked) {
@@ -42,6 +45,7 @@ export function entityInsights(
         };
       })
       .sort((a, b) => b.reviews - a.reviews || (a.id < b.id ? -1 : 1));
+  };
   return {
     technicians: forKind("technicians"),
     services: forKind("services"),

@@ -28,9 +28,13 @@ function exampleIds(
   polarity: "positive" | "negative",
   reviews: ReviewsDataset["reviews"],
 ): string[] {
-  const rating = new Map(reviews.map((r) => [r.id, r.rating]));
-  const ids = aspects.flatMap((a) => a.examples.filter((e) => e.polarity === polarity).map((e) => e.review_id));
-  return [...new Set(ids)].filter((id) => citable(rating.get(id) ?? 0, polarity));
+  const ids = new Set(
+    aspects.flatMap((a) => a.examples.filter((e) => e.polarity === polarity).map((e) => e.review_id)),
+  );
+  // The ratings of these few reviews only (a map of every review cost a tenth of a second at 100k reviews).
+  const rating = new Map<string, number>();
+  for (const r of reviews) if (ids.has(r.id)) rating.set(r.id, r.rating);
+  return [...ids].filter((id) => citable(rating.get(id) ?? 0, polarity));
 }
 
 export function generatedFaq(dataset: ReviewsDataset, parts: Parts): Insights["faq"] {

@@ -1,60 +1,20 @@
-// Keyphrases: candidate noun-phrase-like runs (no stopwords, no sentiment words, no catalog names at the
-// edges), ranked by TF-IDF over reviews with a bonus for multi-word phrases; subsumed phrases dropped.
+// Keyphrases: candidate noun-phrase-like runs (review-parts.ts), ranked by TF-IDF over reviews with a bonus
+// for multi-word phrases; subsumed phrases dropped.
 import { aspectCues } from "../analysis/analyze-text.ts";
-import sentimentLexicon from "../analysis/lexicon/sentiment.json" with { type: "json" };
-import stopwordList from "../analysis/lexicon/stopwords.json" with { type: "json" };
 import { labelOf } from "../analysis/sentiment.ts";
-import { tokenize } from "../analysis/tokenize.ts";
 import type { Aspect } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
-import type { Business, ReviewRecord } from "../schemas/published.ts";
+import type { ReviewRecord } from "../schemas/published.ts";
 import { round } from "./aspect-insights.ts";
+import type { InsightPartsOf } from "./review-parts.ts";
 
-const stopwords = new Set(stopwordList.words);
-const sentimentWords = new Set([
-  ...Object.keys(sentimentLexicon.words),
-  ...sentimentLexicon.negators,
-  ...Object.keys(sentimentLexicon.intensifiers),
-  ...Object.keys(sentimentLexicon.diminishers),
-]);
 const MAX_TOPICS = 25;
-const MAX_WORDS = 3;
 
-function candidates(text: string, exclude: Set<string>): Set<string> {
-  const out = new Set<string>();
-  for (const part of text.split(/[.!?;:,()"“”\n]+/)) {
-    const words = tokenize(part).map((t) => t.norm);
-    let run: string[] = [];
-    const flush = () => {
-      for (let n = 1; n <= MAX_WORDS; n++) {
-        for (let i = 0; i + n <= run.length; i++) out.add(run.slice(i, i + n).join(" "));
-      }
-      run = [];
-    };
-    for (const w of words) {
-      const usable =
-        /^\p{L}[\p{L}-]*$/u.test(w) &&
-        !w.endsWith("ly") &&
-        w.length >= 3 &&
-        !stopwords.has(w) &&
-        !sentimentWords.has(w) &&
-        !exclude.has(w);
-      if (usable) run.push(w);
-      else flush();
-    }
-    flush();
-  }
-  return out;
-}
-
-export function topicInsights(business: Business, reviews: readonly ReviewRecord[]): Insights["topics"] {
-  const exclude = new Set<string>();
-  for (const e of [...business.technicians, ...business.service_areas]) {
-    for (const n of [e.name, ...(e.aliases ?? [])]) for (const t of tokenize(n)) exclude.add(t.norm);
-  }
+/** `partsOf`: each review's candidates (review-parts.ts), made with the same business. */
+export function topicInsights(reviews: readonly ReviewRecord[], partsOf: InsightPartsOf): Insights["topics"] {
   const docs = new Map<string, ReviewRecord[]>();
   for (const r of reviews) {
-    for (const c of candidates([r.title ?? "", r.text].join("\n"), exclude)) {
+    for (const c of partsOf(r).phrases) {
       const list = docs.get(c);
       if (list) list.push(r);
       else docs.set(c, [r]);
@@ -77,6 +37,16 @@ export function topicInsights(business: Business, reviews: readonly ReviewRecord
     );
     if (!overlaps) chosen.push(cand);
   }
+  // Each review's aspect quotes lowercased once (a topic's reviews can be half of all reviews, for 25 topics).
+  const lowered = new Map<ReviewRecord, string[]>();
+  const quotesOf = (r: ReviewRecord) => {
+    let quotes = lowered.get(r);
+    if (!quotes) {
+      quotes = r.aspects.map((a) => a.quote.toLowerCase());
+      lowered.set(r, quotes);
+    }
+    return quotes;
+  };
   return chosen.map(({ phrase, rs }) => {
     const score = round(rs.reduce((s, r) => s + r.sentiment.score, 0) / rs.length);
     const serviceCounts = new Map<string, number>();
@@ -84,8 +54,10 @@ export function topicInsights(business: Business, reviews: readonly ReviewRecord
     const aspects = new Set<Aspect>(aspectCues(phrase).map((c) => c.aspect));
     const aspectCounts = new Map<Aspect, number>();
     for (const r of rs) {
-      for (const a of r.aspects)
-        if (a.quote.toLowerCase().includes(phrase)) aspectCounts.set(a.aspect, (aspectCounts.get(a.aspect) ?? 0) + 1);
+      const quotes = quotesOf(r);
+      r.aspects.forEach((a, i) => {
+        if (quotes[i].includes(phrase)) aspectCounts.set(a.aspect, (aspectCounts.get(a.aspect) ?? 0) + 1);
+      });
     }
     for (const [a, c] of aspectCounts) if (c >= rs.length / 3) aspects.add(a);
     return {

@@ -47,8 +47,17 @@ function keyed(ids: unknown, offsets: Uint32Array, data: Int32Array): (id: strin
   };
 }
 
+/**
+ * The bytes of reviews.json as the index reads them: a Buffer, or anything that slices like one (the sidecar
+ * reads large files from disk on demand rather than holding them).
+ */
+export interface ReviewsJsonBytes {
+  readonly length: number;
+  subarray(start: number, end: number): Buffer;
+}
+
 /** `indexBytes`: the index file; `reviewsJson`: the reviews.json it was written for. */
-export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): ReviewIndex {
+export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJsonBytes): ReviewIndex {
   const f = decodeIndexFile(indexBytes);
   const meta = f.meta as {
     review_count: number;
@@ -60,7 +69,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: Buffer): Re
   };
   if (meta.reviews_json_size !== reviewsJson.length)
     throw new IndexFormatError("was written for another reviews.json (sizes differ): the build is inconsistent");
-  const parseRange = (r: [number, number]) => JSON.parse(reviewsJson.toString("utf8", r[0], r[1]));
+  const parseRange = (r: [number, number]) => JSON.parse(reviewsJson.subarray(r[0], r[1]).toString("utf8"));
   const business = parseRange(meta.business) as Business;
   const reviewOffsets = f.u32("reviewOffsets");
   const idOffsets = f.u32("idOffsets");

@@ -1,0 +1,82 @@
+// Rules over a part's opinion hits that look past one unit: "neither great nor terrible" is the middle, not
+// praise and criticism; opinions about a foil ("the last company messed up", "the old one was a disaster")
+// are not about this business; a complaint the reviewer dismisses ("a few minutes late, no big deal") or
+// calls minor ("my only gripe") weighs little.
+import lexicon from "./lexicon/sentiment.json" with { type: "json" };
+import type { Hit } from "./sentiment.ts";
+import { PhraseTable, type Token } from "./tokenize.ts";
+
+const foil = lexicon.foil;
+const foilModifiers = new Set(foil.modifiers);
+const oldModifiers = new Set(foil.old_modifiers);
+const foilNouns = new Set(foil.nouns);
+const oldNouns = new Set(foil.old_nouns);
+const comparison = new Set(foil.comparison);
+const dismissals = new PhraseTable<true>(lexicon.dismissals.map((p) => [p, true]));
+const minorMarkers = new PhraseTable<true>(lexicon.minor_markers.map((p) => [p, true]));
+// Two negated opinions of opposite sign this close are one judgement of the middle.
+const MIDDLE_GAP = 4;
+const DISMISSED = 0.2;
+const MINOR = 0.5;
+
+/** Index where a foil noun phrase starts in tokens[lo..hi], or -1 ("two other companies", "the old one"). */
+function foilStart(tokens: readonly Token[], lo: number, hi: number): number {
+  for (let k = lo; k <= hi; k++) {
+    const w = tokens[k].norm;
+    if (comparison.has(w)) return -1;
+    const nouns = foilModifiers.has(w) ? foilNouns : oldModifiers.has(w) ? oldNouns : undefined;
+    if (!nouns) continue;
+    for (let j = k + 1; j <= Math.min(hi, k + 2); j++) if (nouns.has(tokens[j].norm)) return k;
+  }
+  return -1;
+}
+
+function markedSentences(tokens: readonly Token[], sentenceOf: readonly number[], table: PhraseTable<true>) {
+  const out = new Set<number>();
+  for (let i = 0; i < tokens.length; i++) if (table.match(tokens, i)) out.add(sentenceOf[i]);
+  return out;
+}
+
+/** The hits with middle pairs and foil opinions removed and dismissed or minor complaints scaled down. */
+export function rescopeHits(
+  hits: Hit[],
+  tokens: readonly Token[],
+  breaks: ReadonlySet<number>,
+  unitOf: readonly number[],
+  sentenceOf: readonly number[],
+): Hit[] {
+  if (hits.length === 0) return hits;
+  const drop = new Set<Hit>();
+  for (let k = 1; k < hits.length; k++) {
+    const a = hits[k - 1];
+    const b = hits[k];
+    if (
+      a.negated &&
+      b.negated &&
+      Math.sign(a.valence) !== Math.sign(b.valence) &&
+      sentenceOf[a.index] === sentenceOf[b.index] &&
+      b.index - (a.index + a.length) <= MIDDLE_GAP
+    ) {
+      drop.add(a);
+      drop.add(b);
+    }
+  }
+  const starts = [...breaks];
+  for (let u = 0; u < starts.length; u++) {
+    const lo = starts[u];
+    const hi = (starts[u + 1] ?? tokens.length) - 1;
+    const at = foilStart(tokens, lo, hi);
+    if (at >= 0) for (const h of hits) if (unitOf[h.index] === u && h.index > at) drop.add(h);
+  }
+  const dismissed = markedSentences(tokens, sentenceOf, dismissals);
+  const minor = markedSentences(tokens, sentenceOf, minorMarkers);
+  const out: Hit[] = [];
+  for (const h of hits) {
+    if (drop.has(h)) continue;
+    const s = sentenceOf[h.index];
+    if (h.valence < 0 && (dismissed.has(s) || minor.has(s)))
+      out.push({ ...h, valence: h.valence * (dismissed.has(s) ? DISMISSED : MINOR), failure: false });
+    else out.push(h);
+  }
+  return out;
+}

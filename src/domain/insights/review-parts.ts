@@ -1,0 +1,67 @@
+// What the insights need from each review that costs more than reading its record: the keyphrase candidates
+// of its words and the cue terms of each aspect mention. Computed once per review, so the build can keep them
+// in its incremental cache and analyse them in worker threads; the insights add them up.
+import { aspectCues } from "../analysis/analyze-text.ts";
+import sentimentLexicon from "../analysis/lexicon/sentiment.json" with { type: "json" };
+import stopwordList from "../analysis/lexicon/stopwords.json" with { type: "json" };
+import { tokenize } from "../analysis/tokenize.ts";
+import type { Business, ReviewRecord } from "../schemas/published.ts";
+
+export interface ReviewInsightParts {
+  /** Keyphrase candidates of the title and text, each once, in the order first found. */
+  phrases: string[];
+  /** Per entry of `record.aspects`, the cues of its quote for that aspect (duplicates kept). */
+  cues: string[][];
+}
+
+/** The parts of one record; `business` decides which names are never keyphrases. */
+export type InsightPartsOf = (record: ReviewRecord) => ReviewInsightParts;
+
+const stopwords = new Set(stopwordList.words);
+const sentimentWords = new Set([
+  ...Object.keys(sentimentLexicon.words),
+  ...sentimentLexicon.negators,
+  ...Object.keys(sentimentLexicon.intensifiers),
+  ...Object.keys(sentimentLexicon.diminishers),
+]);
+/** The longest keyphrase, in words. */
+const MAX_WORDS = 3;
+
+/** Candidate noun-phrase-like runs: no stopwords, no sentiment words, no catalog names at the edges. */
+function candidates(text: string, exclude: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const part of text.split(/[.!?;:,()"“”\n]+/)) {
+    const words = tokenize(part).map((t) => t.norm);
+    let run: string[] = [];
+    const flush = () => {
+      for (let n = 1; n <= MAX_WORDS; n++) {
+        for (let i = 0; i + n <= run.length; i++) out.add(run.slice(i, i + n).join(" "));
+      }
+      run = [];
+    };
+    for (const w of words) {
+      const usable =
+        /^\p{L}[\p{L}-]*$/u.test(w) &&
+        !w.endsWith("ly") &&
+        w.length >= 3 &&
+        !stopwords.has(w) &&
+        !sentimentWords.has(w) &&
+        !exclude.has(w);
+      if (usable) run.push(w);
+      else flush();
+    }
+    flush();
+  }
+  return out;
+}
+
+export function createInsightParts(business: Pick<Business, "technicians" | "service_areas">): InsightPartsOf {
+  const exclude = new Set<string>();
+  for (const e of [...business.technicians, ...business.service_areas]) {
+    for (const n of [e.name, ...(e.aliases ?? [])]) for (const t of tokenize(n)) exclude.add(t.norm);
+  }
+  return (r) => ({
+    phrases: [...candidates([r.title ?? "", r.text].join("\n"), exclude)],
+    cues: r.aspects.map((a) => aspectCues(a.quote).flatMap((c) => (c.aspect === a.aspect ? [c.cue] : []))),
+  });
+}

@@ -1,0 +1,160 @@
+// Issue 18, second round: one test per class of rule added to the analysis (each fails without its rule).
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { describe, test } from "node:test";
+import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
+import { BusinessContent } from "../../src/domain/schemas/content.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+const aspectsOf = (t: string) => analyzeText([t], new Set(["priya"])).aspects.map((a) => `${a.aspect} ${a.polarity}`);
+
+describe("mentions of names that are words", async () => {
+  const content = JSON.parse(await readFile(`${ROOT}/content/business.json`, "utf8"));
+  const business = BusinessContent.parse({
+    ...content,
+    technicians: [...content.technicians, { id: "frank-russo", name: "Frank Russo" }],
+  });
+  const m = buildMatcher(business);
+  const techs = (t: string) => findMentions(m, t).technicians.sort();
+  test("a possessive is the name, unless a determiner shows it is a thing", () => {
+    assert.deepEqual(techs("Sorensen's crew did the ductwork."), ["jake-sorensen"]);
+    assert.deepEqual(techs("Frank's estimate was spot on."), ["frank-russo"]);
+    assert.deepEqual(techs("The grant's deadline was close."), []);
+  });
+  test("lowercase, a name that is a word is a person only where the context shows one", () => {
+    assert.deepEqual(techs("frank came out the same day"), ["frank-russo"]);
+    assert.deepEqual(techs("thanks frank"), ["frank-russo"]);
+    assert.deepEqual(techs("ask for grant"), ["grant-holloway"]);
+    assert.deepEqual(techs("frank and marcus did the install"), ["frank-russo", "marcus-delgado"]);
+    assert.deepEqual(techs("will and tess were great"), ["tess-nguyen", "will-okafor"]);
+    assert.deepEqual(techs("to be frank it took too long"), []);
+    assert.deepEqual(techs("i will call them again"), []);
+    assert.deepEqual(techs("we got a grant for the insulation"), []);
+  });
+  test("a person noun beside the name ('technician Grant', 'Will, the tech,') shows a person", () => {
+    assert.deepEqual(techs("Technician Grant was on time."), ["grant-holloway"]);
+    assert.deepEqual(techs("Will, the tech, was great."), ["will-okafor"]);
+    assert.deepEqual(techs("tech named frank"), ["frank-russo"]);
+    assert.deepEqual(techs("The tech will call tomorrow."), []);
+  });
+  test("at the start of a sentence, 'Grant was' + a word said of people is a person", () => {
+    assert.deepEqual(techs("Grant was thorough and careful."), ["grant-holloway"]);
+    assert.deepEqual(techs("Grant was very patient."), ["grant-holloway"]);
+    assert.deepEqual(techs("Grant was approved in May."), []);
+  });
+});
+
+describe("opinion rules", () => {
+  const names = new Set(["priya", "marcus"]);
+  const label = (t: string) => analyzeText([t], names).overall;
+  const has = (t: string, aspect: string) => aspectsOf(t).includes(aspect);
+  test("a problem that persists ('still isn't cooling') is a failed job about the work", () => {
+    assert.equal(label("Our AC still isn't cooling."), "negative");
+    assert.ok(has("Our AC still isn't cooling.", "workmanship negative"));
+    assert.equal(label("Still no complaints."), "positive");
+  });
+  test("a fix that did not happen is a failure; a problem found is praise", () => {
+    assert.equal(label("They couldn't find the leak."), "negative");
+    assert.equal(label("Found the leak behind the wall in ten minutes."), "positive");
+    assert.equal(label("The smell from the drain is gone."), "positive");
+  });
+  test("damage the crew caused counts against the work", () => {
+    assert.equal(label("On time, but they cracked our tile."), "negative");
+    assert.notEqual(label("They found a cracked igniter."), "negative");
+  });
+  test("a failed job outweighs courtesy and is not 'mixed'", () => {
+    assert.equal(label("Polite, though the repair failed a week later."), "negative");
+    assert.equal(label("They were fast and cheap, and it broke again in a month."), "negative");
+    assert.equal(label("Great work, awful cleanup."), "mixed");
+  });
+  test("neither/nor and 'not X, not Y' of opposite sign are the middle", () => {
+    assert.equal(label("Neither great nor terrible."), "neutral");
+    assert.equal(label("Not bad, not great."), "neutral");
+    assert.equal(label("Not late, not rude."), "positive");
+  });
+  test("opinions about a foil are not about this business; comparisons with one are", () => {
+    assert.equal(label("After two other companies failed, they fixed it on the first try."), "positive");
+    assert.equal(label("The new panel is neat, the old one was a disaster."), "positive");
+    assert.equal(label("Way better than the last company we used."), "positive");
+  });
+  test("comparatives against what was expected, price-scale words about a price", () => {
+    assert.ok(has("The bill was higher than I hoped.", "price_value negative"));
+    assert.ok(has("It cost less than I feared.", "price_value positive"));
+    assert.ok(has("Their quote was the lowest of three.", "price_value positive"));
+    assert.equal(label("The water pressure was low."), "neutral");
+  });
+  test("a short time span is speed; 'ask for' a named person is a recommendation", () => {
+    assert.ok(has("He fixed the breaker in like 15 min.", "speed positive"));
+    assert.ok(has("In and out in under an hour.", "speed positive"));
+    assert.equal(label("Ask for Priya!"), "positive");
+  });
+  test("dismissed and minor complaints weigh little; an explicit verdict or 'mixed feelings' decides", () => {
+    assert.equal(label("A few minutes late, no big deal, the furnace works great."), "positive");
+    assert.equal(label("Overall happy, despite a slow start."), "positive");
+    assert.equal(label("Mixed feelings about this one."), "mixed");
+  });
+  test("a sentence-opening concession ends at its comma; adverbial 'though' is 'however'", () => {
+    assert.equal(label("Even though it cost more than expected, it was worth it."), "positive");
+    assert.equal(label("The price was steep; the work, though, is excellent."), "positive");
+    assert.equal(label("Showed up on the dot; the diagnosis was wrong though."), "negative");
+  });
+  test("a problem that comes with the new work is a failure; a state restored is praise", () => {
+    assert.equal(label("Friendly enough, but the new faucet drips."), "negative");
+    assert.ok(has("The house is warm again.", "workmanship positive"));
+  });
+  test("casual spellings read as the word ('quik', 'tho')", () => {
+    assert.ok(has("reasonable price and quik work", "speed positive"));
+  });
+  test("one clause may say opposite things of one aspect", () => {
+    const got = aspectsOf("Quick to answer, slow to actually fix anything.");
+    assert.ok(got.includes("speed positive") && got.includes("speed negative"), got.join());
+  });
+  test("missing messages a customer wanted count against communication", () => {
+    assert.ok(has("Nobody returned my emails.", "communication negative"));
+  });
+  test("a problem that came after the work ('leaks now') is a failure", () => {
+    assert.equal(label("The kitchen faucet leaks now."), "negative");
+    assert.equal(label("No leaks now."), "positive");
+  });
+  test("dirt heaped up counts against cleanliness, unless negated", () => {
+    assert.ok(has("They not clean after the work, much dust in my kitchen.", "cleanliness negative"));
+    assert.notEqual(label("Found the leak without tearing up much drywall."), "negative");
+  });
+  test("non-native 'not + base verb' and a wider Spanish vocabulary", () => {
+    assert.equal(label("The technician not come and not call me."), "negative");
+    assert.equal(label("No funciona el aire, no los recomiendo."), "negative");
+    assert.equal(label("Muy atentos y el precio justo."), "positive");
+  });
+  test("negation shifts toward neutral: 'nothing amazing' is lukewarm, 'not good' is bad", () => {
+    assert.equal(label("Honestly it was fine, nothing amazing."), "neutral");
+    assert.equal(label("The work was not good."), "negative");
+  });
+  test("'can't believe how fast' is emphasis, not negation; 'don't waste your money' is a warning", () => {
+    assert.equal(label("i cant believe how fast they came"), "positive");
+    assert.equal(label("Dont waste your money."), "negative");
+  });
+  test("a phrase that contains a cue word but names no aspect ('service call')", () => {
+    assert.ok(!aspectsOf("The service call was overpriced.").some((a) => a.startsWith("communication")));
+  });
+  test("a comparison with a competitor ('less than the last guy charged') is about this business", () => {
+    assert.equal(label("Our bill was less than the last guy charged."), "positive");
+    assert.equal(label("Took longer than the others."), "negative");
+  });
+  test("casual 'tho' is a contrast; loyalty and 'took the time' are praise", () => {
+    const tho = analyzeText(["polite tho they left sawdust everywhere"]);
+    const though = analyzeText(["polite though they left sawdust everywhere"]);
+    assert.deepEqual(
+      [tho.sentiment, tho.overall, tho.aspects.map((a) => [a.aspect, a.polarity, a.quote.split(" ").length])],
+      [though.sentiment, though.overall, though.aspects.map((a) => [a.aspect, a.polarity, a.quote.split(" ").length])],
+    );
+    assert.equal(tho.overall, "mixed");
+    assert.equal(label("Been using them for years."), "positive");
+    assert.ok(has("He took the time to show me how to change the filter.", "professionalism positive"));
+  });
+  test("idioms of a job handled, and of one that was not", () => {
+    assert.equal(label("They took care of everything."), "positive");
+    assert.equal(label("We had to call someone else to finish it."), "negative");
+    assert.ok(has("They refused to honor the warranty.", "professionalism negative"));
+  });
+});
