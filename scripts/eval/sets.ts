@@ -2,18 +2,19 @@
 // `--sets a,b,c` (those, in that order) or, by default, every set but dev.
 
 /** Every set in eval/, as `eval/<name>.jsonl`. */
-export const EVAL_SETS = ["dev", "dev-check", "frozen", "holdout", "holdout-2", "holdout-3"] as const;
+export const EVAL_SETS = ["dev", "dev-check", "frozen", "holdout", "holdout-2", "holdout-3", "holdout-4"] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given. */
-export const DEFAULT_SETS: readonly EvalSet[] = ["frozen", "holdout", "holdout-2", "holdout-3"];
+export const DEFAULT_SETS: readonly EvalSet[] = ["frozen", "holdout", "holdout-2", "holdout-3", "holdout-4"];
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. holdout-2 was the held-out set of issue 18's first round (scored once, now usable for
- * development); holdout-3 is the held-out set of its second round.
+ * matches gets no figure. holdout-2 and holdout-3 were the held-out sets of issue 18's first and second rounds
+ * (each scored once, now development data: SPENT); holdout-4 is the held-out set of its third round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
   "holdout-3": "holdout-3.sha256",
+  "holdout-4": "holdout-4.sha256",
 };
 
 /**
@@ -22,6 +23,8 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
  */
 export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "held out in issue 18's first round and scored once there; tuned on in its second round",
+  "holdout-3":
+    "held out in issue 18's second round and scored once there; its confusion matrices were printed, so it is development data now",
 };
 
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */

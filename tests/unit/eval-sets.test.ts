@@ -15,7 +15,7 @@ const ROOT = new URL("../../", import.meta.url);
 const run = promisify(execFile);
 
 test("no option scores every set but dev; --dev scores dev only", () => {
-  assert.deepEqual(chooseSets([]), ["frozen", "holdout", "holdout-2", "holdout-3"]);
+  assert.deepEqual(chooseSets([]), ["frozen", "holdout", "holdout-2", "holdout-3", "holdout-4"]);
   assert.deepEqual(chooseSets(["--errors", "--json"]), [...DEFAULT_SETS]);
   assert.deepEqual(chooseSets(["--dev", "--errors"]), ["dev"]);
 });
@@ -24,6 +24,7 @@ test("--sets scores the sets named, in that order, each once, in either spelling
   assert.deepEqual(chooseSets(["--sets", "dev,frozen,holdout,holdout-2"]), ["dev", "frozen", "holdout", "holdout-2"]);
   assert.deepEqual(chooseSets(["--errors", "--sets=holdout-2,dev,holdout-2"]), ["holdout-2", "dev"]);
   assert.deepEqual(chooseSets(["--sets", "holdout-3"]), ["holdout-3"]);
+  assert.deepEqual(chooseSets(["--sets", "holdout-4,holdout-3"]), ["holdout-4", "holdout-3"]);
 });
 
 test("--sets with an unknown, empty or missing list, or beside --dev, is an error naming the problem", () => {
@@ -35,7 +36,7 @@ test("--sets with an unknown, empty or missing list, or beside --dev, is an erro
 });
 
 test("every held-out set is pinned, and its committed file matches its committed sha256", async () => {
-  assert.deepEqual(Object.keys(HELD_OUT).sort(), ["holdout-2", "holdout-3"]);
+  assert.deepEqual(Object.keys(HELD_OUT).sort(), ["holdout-2", "holdout-3", "holdout-4"]);
   for (const [set, pin] of Object.entries(HELD_OUT)) {
     assert.ok((EVAL_SETS as readonly string[]).includes(set));
     const text = await readFile(new URL(`eval/${set}.jsonl`, ROOT), "utf8");
@@ -49,7 +50,8 @@ test("every held-out set is pinned, and its committed file matches its committed
 test("a held-out set tuned on since is reported as spent; the newest held-out set is not", () => {
   for (const set of Object.keys(SPENT)) assert.ok(set in HELD_OUT, `${set} was a pinned held-out set`);
   assert.ok(SPENT["holdout-2"], "holdout-2 was tuned on in issue 18's second round");
-  assert.equal(SPENT["holdout-3"], undefined, "holdout-3 is the untouched held-out set");
+  assert.ok(SPENT["holdout-3"], "holdout-3 was scored in issue 18's second round and its errors printed");
+  assert.equal(SPENT["holdout-4"], undefined, "holdout-4 is the untouched held-out set");
 });
 
 const summary = (macroF1: number): Summary => ({
@@ -113,10 +115,10 @@ const evalScript = (dir: string, args: string[]) =>
 test("npm run eval refuses a changed held-out set (exit 1), --sets leaves it out, a bad --sets exits 2", async () => {
   const dir = await copyOfRepository();
   try {
-    await appendFile(join(dir, "eval/holdout-3.jsonl"), '{"text": "tuned", "label": "positive"}\n');
-    const refused = await evalScript(dir, ["--sets", "holdout-3"]);
+    await appendFile(join(dir, "eval/holdout-4.jsonl"), '{"text": "tuned", "label": "positive"}\n');
+    const refused = await evalScript(dir, ["--sets", "holdout-4"]);
     assert.equal(refused.code, 1);
-    assert.match(refused.out, /REFUSED: eval\/holdout-3\.jsonl no longer matches eval\/holdout-3\.sha256/);
+    assert.match(refused.out, /REFUSED: eval\/holdout-4\.jsonl no longer matches eval\/holdout-4\.sha256/);
     assert.doesNotMatch(refused.out, /review label macro-F1/);
 
     const chosen = await evalScript(dir, ["--sets", "frozen"]);
@@ -125,9 +127,9 @@ test("npm run eval refuses a changed held-out set (exit 1), --sets leaves it out
     assert.match(chosen.out, /review label macro-F1/);
     assert.doesNotMatch(chosen.out, /holdout/);
 
-    const bad = await evalScript(dir, ["--sets", "holdout-4"]);
+    const bad = await evalScript(dir, ["--sets", "holdout-5"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-4"/);
+    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-5"/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
