@@ -298,11 +298,11 @@ describe("distribution", () => {
     await until(
       "1,000 verified",
       () => subscriptions(dataDir).filter((s) => s.callback.includes("/fan/")).length === 1000,
-      30_000,
+      120_000, // a bound against a hang, not a speed check (bench/RESULTS.md measures the fan-out)
     );
     const started = Date.now();
     await changeContent();
-    await until("1,000 delivered", () => paths.every((p) => cb.posts(p).length >= 1), 60_000);
+    await until("1,000 delivered", () => paths.every((p) => cb.posts(p).length >= 1), 120_000);
     const ms = Date.now() - started;
     console.log(`fan-out to 1,000 subscribers: ${ms} ms from deploy to last delivery`);
     assert.ok(paths.every((p) => cb.posts(p).length === 1));
