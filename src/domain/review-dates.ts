@@ -12,12 +12,19 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** The latest date allowed on a build dated `today` (the last one asked, kept: a build asks for one date). */
+let lastAllowed = { today: "", date: "" };
+function latestAllowed(today: string): string {
+  if (lastAllowed.today !== today) lastAllowed = { today, date: addDays(today, FUTURE_TOLERANCE_DAYS) };
+  return lastAllowed.date;
+}
+
 /** Problems with a valid review's dates, as field and reason; `today` is the build's UTC date. */
 export function reviewDateProblems(
   review: Pick<ReviewContent, "date" | "updated" | "response">,
   today: string,
 ): { field: string; reason: string }[] {
-  const latest = addDays(today, FUTURE_TOLERANCE_DAYS);
+  const latest = latestAllowed(today);
   const problems: { field: string; reason: string }[] = [];
   if (review.date > latest)
     problems.push({ field: "date", reason: `${review.date} is in the future (today is ${today})` });

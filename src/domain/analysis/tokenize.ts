@@ -11,7 +11,11 @@ export interface Token {
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function normalizeWord(s: string): string {
+  // NFKC leaves ASCII as it is, and ’ is not ASCII: most words need only the lowercasing.
+  if (ASCII.test(s)) return s.toLowerCase();
   return s.normalize("NFKC").toLowerCase().replace(/’/g, "'");
 }
 

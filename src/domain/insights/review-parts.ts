@@ -27,8 +27,23 @@ const sentimentWords = new Set([
 /** The longest keyphrase, in words. */
 const MAX_WORDS = 3;
 
-/** Candidate noun-phrase-like runs: no stopwords, no sentiment words, no catalog names at the edges. */
-function candidates(text: string, exclude: Set<string>): Set<string> {
+/** Can this word be part of a keyphrase? No stopwords, no sentiment words, no catalog names. */
+function usableWord(w: string, exclude: Set<string>): boolean {
+  return (
+    /^\p{L}[\p{L}-]*$/u.test(w) &&
+    !w.endsWith("ly") &&
+    w.length >= 3 &&
+    !stopwords.has(w) &&
+    !sentimentWords.has(w) &&
+    !exclude.has(w)
+  );
+}
+
+/** Words remembered per business (reviews repeat their vocabulary); bounded, then computed each time. */
+const USABLE_MEMO_MAX = 200_000;
+
+/** Candidate noun-phrase-like runs of usable words. */
+function candidates(text: string, usable: (w: string) => boolean): Set<string> {
   const out = new Set<string>();
   for (const part of text.split(/[.!?;:,()"“”\n]+/)) {
     const words = tokenize(part).map((t) => t.norm);
@@ -40,14 +55,7 @@ function candidates(text: string, exclude: Set<string>): Set<string> {
       run = [];
     };
     for (const w of words) {
-      const usable =
-        /^\p{L}[\p{L}-]*$/u.test(w) &&
-        !w.endsWith("ly") &&
-        w.length >= 3 &&
-        !stopwords.has(w) &&
-        !sentimentWords.has(w) &&
-        !exclude.has(w);
-      if (usable) run.push(w);
+      if (usable(w)) run.push(w);
       else flush();
     }
     flush();
@@ -60,8 +68,17 @@ export function createInsightParts(business: Pick<Business, "technicians" | "ser
   for (const e of [...business.technicians, ...business.service_areas]) {
     for (const n of [e.name, ...(e.aliases ?? [])]) for (const t of tokenize(n)) exclude.add(t.norm);
   }
+  const memo = new Map<string, boolean>();
+  const usable = (w: string): boolean => {
+    let u = memo.get(w);
+    if (u === undefined) {
+      u = usableWord(w, exclude);
+      if (memo.size < USABLE_MEMO_MAX) memo.set(w, u);
+    }
+    return u;
+  };
   return (r) => ({
-    phrases: [...candidates([r.title ?? "", r.text].join("\n"), exclude)],
+    phrases: [...candidates([r.title ?? "", r.text].join("\n"), usable)],
     cues: r.aspects.map((a) => aspectCues(a.quote).flatMap((c) => (c.aspect === a.aspect ? [c.cue] : []))),
   });
 }
