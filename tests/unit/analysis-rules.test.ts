@@ -42,6 +42,15 @@ describe("mentions of names that are words", async () => {
     assert.deepEqual(techs("Grant was thorough and careful."), ["grant-holloway"]);
     assert.deepEqual(techs("Grant was very patient."), ["grant-holloway"]);
     assert.deepEqual(techs("Grant was approved in May."), []);
+    assert.deepEqual(techs("grant was professional but quiet"), ["grant-holloway"]);
+    assert.deepEqual(techs("the grant was generous"), []);
+  });
+  test("a relative of the reviewer's is someone else; a name before a street word is a place", () => {
+    assert.deepEqual(techs("my husband Jake called them after the flood"), []);
+    assert.deepEqual(techs("Our neighbor Frank recommended them."), []);
+    assert.deepEqual(techs("Their office on Holloway Road was hard to find."), []);
+    assert.deepEqual(techs("Jake called us back within the hour."), ["jake-sorensen"]);
+    assert.deepEqual(techs("Holloway's crew was tidy."), ["grant-holloway"]);
   });
 });
 

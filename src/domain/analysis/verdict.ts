@@ -32,6 +32,14 @@ export interface Masses {
   verdict: number;
   /** The reviewer calls it mixed ("mixed feelings"). */
   saysMixed: boolean;
+  /** Net valence of the first and of the last clause that carries any opinion (title before text). */
+  firstClause: number;
+  lastClause: number;
+  /** Clauses whose net valence is positive, and negative. */
+  positiveClauses: number;
+  negativeClauses: number;
+  /** A clause answers the one before it ("X, but Y"). */
+  contrast: boolean;
 }
 
 export const noMasses = (): Masses => ({
@@ -42,6 +50,11 @@ export const noMasses = (): Masses => ({
   failure: 0,
   verdict: 0,
   saysMixed: false,
+  firstClause: 0,
+  lastClause: 0,
+  positiveClauses: 0,
+  negativeClauses: 0,
+  contrast: false,
 });
 
 /** Adds one part's weighted positive and negative valence to `into`. */
@@ -84,6 +97,7 @@ export function addClauseMasses(
       (tokens[last[c]].norm === "though" && last[c] > first[c]);
     if (adverbialThough) weight[c] = CONTRAST_WEIGHT;
     if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
+      into.contrast = true;
       weight[c - 1] /= 2;
       mix[c - 1] *= CONCEDED;
     }
@@ -95,6 +109,12 @@ export function addClauseMasses(
     into.negative += n[c] * weight[c];
     into.mixPositive += p[c] * weight[c] * mix[c];
     into.mixNegative += n[c] * weight[c] * mix[c];
+    const net = p[c] + n[c];
+    if (net === 0) continue;
+    if (into.positiveClauses + into.negativeClauses === 0) into.firstClause = net;
+    into.lastClause = net;
+    if (net > 0) into.positiveClauses++;
+    else into.negativeClauses++;
   }
 }
 
