@@ -166,4 +166,20 @@ describe("opinion rules", () => {
     assert.equal(label("We had to call someone else to finish it."), "negative");
     assert.ok(has("They refused to honor the warranty.", "professionalism negative"));
   });
+  test("implicit communication: messages missing, things shown, kept posted", () => {
+    assert.ok(has("The appointment got moved twice without anyone telling me.", "communication negative"));
+    assert.ok(has("Management never responded to my emails.", "communication negative"));
+    assert.ok(has("Nobody told us the part was on backorder.", "communication negative"));
+    assert.ok(has("He showed me the old part and explained the fix, great guy", "communication positive"));
+    assert.equal(label("he was running late"), "negative");
+  });
+  test("implicit scheduling, and words of two aspects ('prompt', 'courteous')", () => {
+    assert.ok(has("what a hassle, 3 reschedules before anyone showed", "scheduling negative"));
+    assert.ok(has("They squeezed us in the same week, awesome.", "scheduling positive"));
+    assert.ok(has("Booked up for weeks, we had to go elsewhere.", "scheduling negative"));
+    for (const a of ["punctuality positive", "speed positive", "professionalism positive", "friendliness positive"])
+      assert.ok(has("Prompt and courteous.", a), a);
+    assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
+    assert.ok(has("Paid $250 for nothing.", "price_value negative"));
+  });
 });
