@@ -1,9 +1,10 @@
-// Issue 18, second round: one test per class of rule added to the analysis (each fails without its rule).
+// Issue 18, second and third rounds: one test per class of rule added to the analysis (each fails without its rule).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
+import { tokenize } from "../../src/domain/analysis/tokenize.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -181,5 +182,18 @@ describe("opinion rules", () => {
       assert.ok(has("Prompt and courteous.", a), a);
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
+  });
+  test("a rating in the text ('5/5', '2/10', 'A+++') is an opinion; other fractions and '24/7' are not", () => {
+    assert.deepEqual(
+      tokenize("5/5, A+++ and 4.5/5; a+b").map((t) => t.norm),
+      ["5/5", "a+++", "and", "4.5/5", "a", "b"],
+    );
+    assert.equal(label("5/5 will do business again"), "positive");
+    assert.equal(label("A+++ service"), "positive");
+    assert.equal(label("2/10, the tech came on tuesday"), "negative");
+    assert.equal(label("3/5, the tech came on tuesday"), "neutral");
+    assert.equal(label("open 24/7"), "neutral");
+    assert.equal(label("half the pipe, 1/2 inch"), "neutral");
+    assert.equal(label("no strong feelings either way"), "neutral");
   });
 });

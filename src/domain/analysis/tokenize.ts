@@ -9,7 +9,9 @@ export interface Token {
   end: number;
 }
 
-const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
+// A rating ("5/5", "4.5/5", "A+") is one token, before the words and numbers it is made of.
+const TOKEN =
+  /\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
 export function normalizeWord(s: string): string {
   return s.normalize("NFKC").toLowerCase().replace(/’/g, "'");
