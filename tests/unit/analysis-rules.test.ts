@@ -196,4 +196,10 @@ describe("opinion rules", () => {
     assert.equal(label("half the pipe, 1/2 inch"), "neutral");
     assert.equal(label("no strong feelings either way"), "neutral");
   });
+  test("a hedge weighs its clause half ('decent job I guess'); idioms of thanks and of money well spent", () => {
+    assert.equal(label("decent job i guess, nothing special"), "neutral");
+    assert.equal(label("decent job, nothing special"), "positive");
+    assert.equal(label("Teresa was here by 10. Can't thank her enough."), "positive");
+    assert.equal(label("money well spent"), "positive");
+  });
 });

@@ -17,6 +17,9 @@ const CONTRAST_WEIGHT = 1.5;
 const FAILURE_DISCOUNT = 0.5;
 // "Overall", "all in all": the clause that states the verdict weighs this much more.
 const VERDICT_WEIGHT = 2;
+// "Decent job I guess": a hedged clause weighs this much.
+const HEDGED = 0.5;
+const hedges = new PhraseTable<true>(lexicon.hedges.map((p) => [p, true]));
 const verdictMarkers = new PhraseTable<true>(lexicon.verdict_markers.map((p) => [p, true]));
 const mixedMarkers = new PhraseTable<true>(lexicon.mixed_markers.map((p) => [p, true]));
 const concessiveOpeners = new Set(lexicon.concessive_openers.map((p) => p.split(" ")[0]));
@@ -81,6 +84,7 @@ export function addClauseMasses(
   const verdictClause = new Array<boolean>(clauseCount).fill(false);
   for (let i = 0; i < tokens.length; i++) {
     if (verdictMarkers.match(tokens, i)) verdictClause[clauseOf[i]] = true;
+    if (hedges.match(tokens, i)) weight[clauseOf[i]] *= HEDGED;
     if (mixedMarkers.match(tokens, i)) into.saysMixed = true;
   }
   for (let c = 0; c < clauseCount; c++) {
