@@ -183,6 +183,11 @@ describe("opinion rules", () => {
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
   });
+  test("verbs of finished work and the state it leaves are about the work", () => {
+    assert.ok(has("They unclogged the drain, great guys.", "workmanship positive"));
+    assert.ok(has("He swapped the igniter and it was perfect.", "workmanship positive"));
+    assert.ok(has("The basement stayed dry, so happy.", "workmanship positive"));
+  });
   test("a rating in the text ('5/5', '2/10', 'A+++') is an opinion; other fractions and '24/7' are not", () => {
     assert.deepEqual(
       tokenize("5/5, A+++ and 4.5/5; a+b").map((t) => t.norm),
