@@ -183,6 +183,11 @@ describe("opinion rules", () => {
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
   });
+  test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {
+    assert.equal(label("Horrible smell in the basement and they found a broken vent pipe within minutes."), "positive");
+    assert.equal(label("We had a horrible smell in the basement."), "neutral");
+    assert.equal(label("The faucet has a terrible leak again."), "negative");
+  });
   test("verbs of finished work and the state it leaves are about the work", () => {
     assert.ok(has("They unclogged the drain, great guys.", "workmanship positive"));
     assert.ok(has("He swapped the igniter and it was perfect.", "workmanship positive"));
