@@ -1,9 +1,10 @@
 // Words whose valence depends on their context. Problem words (leak, clog, broken) describe the job, not
-// the work, and so is an opinion of one ("a horrible smell"): neutral, unless absent ("no more leaks"), recurring ("leaking again", "the new faucet drips"), resolved ("the smell is
-// gone", "found the leak"), not resolved ("couldn't find the leak") or caused by the crew ("they cracked our
-// tile"). Things a customer wanted (a callback, updates) count against the work when missing. Dirt nouns
-// count against it when left behind ("left sawdust", "dust everywhere"). Price-scale words (high, lowest)
-// are opinions only about a price ("the quote was the lowest").
+// the work, and so does an opinion of one ("a horrible smell"): neutral, unless absent ("no more leaks"),
+// recurring ("leaking again", "the new faucet drips"), resolved ("the smell is gone", "found the leak"), not
+// resolved ("couldn't find the leak") or caused by the crew ("they cracked our tile"). Things a customer wanted
+// (a callback, updates) count against the work when missing. Dirt nouns count against it when left behind
+// ("left sawdust", "dust everywhere"). Price-scale words (high, lowest) are opinions only about a price ("the
+// quote was the lowest").
 import type { Aspect } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
