@@ -192,6 +192,7 @@ describe("opinion rules", () => {
     assert.ok(has("They unclogged the drain, great guys.", "workmanship positive"));
     assert.ok(has("He swapped the igniter and it was perfect.", "workmanship positive"));
     assert.ok(has("The basement stayed dry, so happy.", "workmanship positive"));
+    assert.ok(has("Surge protector installed, done before lunch.", "speed positive"));
   });
   test("a rating in the text ('5/5', '2/10', 'A+++') is an opinion; other fractions and '24/7' are not", () => {
     assert.deepEqual(
