@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+import { analyzeText, aspectCues } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
 import { tokenize } from "../../src/domain/analysis/tokenize.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
@@ -206,6 +206,14 @@ describe("opinion rules", () => {
     assert.equal(label("open 24/7"), "neutral");
     assert.equal(label("half the pipe, 1/2 inch"), "neutral");
     assert.equal(label("no strong feelings either way"), "neutral");
+  });
+  test("an amount of money ('$189', '€1,200.50') is one token and about the price", () => {
+    assert.deepEqual(
+      tokenize("paid $189, then €1,200.50").map((t) => t.norm),
+      ["paid", "$189", "then", "€1,200.50"],
+    );
+    assert.deepEqual(aspectCues("it was $189"), [{ aspect: "price_value", cue: "$189" }]);
+    assert.ok(has("$300 for a ten minute visit, a total ripoff", "price_value negative"));
   });
   test("a hedge weighs its clause half ('decent job I guess'); idioms of thanks and of money well spent", () => {
     assert.equal(label("decent job i guess, nothing special"), "neutral");

@@ -9,9 +9,10 @@ export interface Token {
   end: number;
 }
 
-// A rating ("5/5", "4.5/5", "A+") is one token, before the words and numbers it is made of.
+// A rating ("5/5", "4.5/5", "A+") and an amount of money ("$189", "€1,200") are one token each, before the
+// words and numbers they are made of.
 const TOKEN =
-  /\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
+  /\p{Sc}\p{N}+(?:[.,]\p{N}+)*|\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
 export function normalizeWord(s: string): string {
   return s.normalize("NFKC").toLowerCase().replace(/’/g, "'");
