@@ -183,6 +183,12 @@ describe("opinion rules", () => {
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
   });
+  test("praise of the work answered by 'but' is not conceded away: the review is mixed", () => {
+    assert.equal(label("Great work, but it cost a fortune."), "mixed");
+    assert.equal(label("Good job but took way too long"), "mixed");
+    assert.equal(label("Very polite, but it cost a fortune."), "negative");
+    assert.equal(label("Friendly tech, but the repair didn't hold."), "negative");
+  });
   test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {
     assert.equal(label("Horrible smell in the basement and they found a broken vent pipe within minutes."), "positive");
     assert.equal(label("We had a horrible smell in the basement."), "neutral");

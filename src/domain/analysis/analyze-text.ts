@@ -132,9 +132,12 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       unitOf,
     );
     const scoped = rescopeHits(hits, tokens, breaks, unitOf, sentenceOf);
-    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length);
     const cues = withImpliedCues(findCues(tokens), scoped);
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
+    const praisedWork = new Set<number>();
+    for (const [k, cue] of cues.entries())
+      if (polarities[k] === "positive" && cue.aspects.includes("workmanship")) praisedWork.add(clauseOf[cue.index]);
+    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork);
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {

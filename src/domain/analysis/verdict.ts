@@ -1,6 +1,7 @@
 // From opinion hits to the review's verdict: clause weighting for the score ("X but Y": Y carries the
 // verdict, so X counts half; "although X" weighs less) and the `mixed` label, given only when praise and
-// criticism stand side by side ("Rude receptionist, great technician"), not when one is conceded to the other.
+// criticism stand side by side ("Rude receptionist, great technician") or the praise is of the work itself
+// ("Great work, but it cost a fortune"), not when one is conceded to the other.
 import type { Sentiment } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { clauseWeight, type Hit, labelOf, normalizeScore, opensContrast } from "./sentiment.ts";
@@ -68,6 +69,7 @@ export function addClauseMasses(
   clauseOf: readonly number[],
   sentenceOf: readonly number[],
   clauseCount: number,
+  praisedWork: ReadonlySet<number> = new Set(),
 ): void {
   const p = new Array<number>(clauseCount).fill(0);
   const n = new Array<number>(clauseCount).fill(0);
@@ -103,7 +105,9 @@ export function addClauseMasses(
     if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
       into.contrast = true;
       weight[c - 1] /= 2;
-      mix[c - 1] *= CONCEDED;
+      // "Great work, but it cost a fortune": praise of the work itself is not conceded away; for the mixed test
+      // it keeps its whole weight (the score still halves it).
+      mix[c - 1] *= praisedWork.has(c - 1) ? 2 : CONCEDED;
     }
   }
   for (const h of hits) if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
