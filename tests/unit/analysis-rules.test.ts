@@ -1,9 +1,10 @@
-// Issue 18, second round: one test per class of rule added to the analysis (each fails without its rule).
+// Issue 18, second and third rounds: one test per class of rule added to the analysis (each fails without its rule).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+import { analyzeText, aspectCues } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
+import { tokenize } from "../../src/domain/analysis/tokenize.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -42,6 +43,15 @@ describe("mentions of names that are words", async () => {
     assert.deepEqual(techs("Grant was thorough and careful."), ["grant-holloway"]);
     assert.deepEqual(techs("Grant was very patient."), ["grant-holloway"]);
     assert.deepEqual(techs("Grant was approved in May."), []);
+    assert.deepEqual(techs("grant was professional but quiet"), ["grant-holloway"]);
+    assert.deepEqual(techs("the grant was generous"), []);
+  });
+  test("a relative of the reviewer's is someone else; a name before a street word is a place", () => {
+    assert.deepEqual(techs("my husband Jake called them after the flood"), []);
+    assert.deepEqual(techs("Our neighbor Frank recommended them."), []);
+    assert.deepEqual(techs("Their office on Holloway Road was hard to find."), []);
+    assert.deepEqual(techs("Jake called us back within the hour."), ["jake-sorensen"]);
+    assert.deepEqual(techs("Holloway's crew was tidy."), ["grant-holloway"]);
   });
 });
 
@@ -156,5 +166,65 @@ describe("opinion rules", () => {
     assert.equal(label("They took care of everything."), "positive");
     assert.equal(label("We had to call someone else to finish it."), "negative");
     assert.ok(has("They refused to honor the warranty.", "professionalism negative"));
+  });
+  test("implicit communication: messages missing, things shown, kept posted", () => {
+    assert.ok(has("The appointment got moved twice without anyone telling me.", "communication negative"));
+    assert.ok(has("Management never responded to my emails.", "communication negative"));
+    assert.ok(has("Nobody told us the part was on backorder.", "communication negative"));
+    assert.ok(has("He showed me the old part and explained the fix, great guy", "communication positive"));
+    assert.equal(label("he was running late"), "negative");
+  });
+  test("implicit scheduling, and words of two aspects ('prompt', 'courteous')", () => {
+    assert.ok(has("what a hassle, 3 reschedules before anyone showed", "scheduling negative"));
+    assert.ok(has("They squeezed us in the same week, awesome.", "scheduling positive"));
+    assert.ok(has("Booked up for weeks, we had to go elsewhere.", "scheduling negative"));
+    for (const a of ["punctuality positive", "speed positive", "professionalism positive", "friendliness positive"])
+      assert.ok(has("Prompt and courteous.", a), a);
+    assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
+    assert.ok(has("Paid $250 for nothing.", "price_value negative"));
+  });
+  test("praise of the work answered by 'but' is not conceded away: the review is mixed", () => {
+    assert.equal(label("Great work, but it cost a fortune."), "mixed");
+    assert.equal(label("Good job but took way too long"), "mixed");
+    assert.equal(label("Very polite, but it cost a fortune."), "negative");
+    assert.equal(label("Friendly tech, but the repair didn't hold."), "negative");
+  });
+  test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {
+    assert.equal(label("Horrible smell in the basement and they found a broken vent pipe within minutes."), "positive");
+    assert.equal(label("We had a horrible smell in the basement."), "neutral");
+    assert.equal(label("The faucet has a terrible leak again."), "negative");
+  });
+  test("verbs of finished work and the state it leaves are about the work", () => {
+    assert.ok(has("They unclogged the drain, great guys.", "workmanship positive"));
+    assert.ok(has("He swapped the igniter and it was perfect.", "workmanship positive"));
+    assert.ok(has("The basement stayed dry, so happy.", "workmanship positive"));
+    assert.ok(has("Surge protector installed, done before lunch.", "speed positive"));
+  });
+  test("a rating in the text ('5/5', '2/10', 'A+++') is an opinion; other fractions and '24/7' are not", () => {
+    assert.deepEqual(
+      tokenize("5/5, A+++ and 4.5/5; a+b").map((t) => t.norm),
+      ["5/5", "a+++", "and", "4.5/5", "a", "b"],
+    );
+    assert.equal(label("5/5 will do business again"), "positive");
+    assert.equal(label("A+++ service"), "positive");
+    assert.equal(label("2/10, the tech came on tuesday"), "negative");
+    assert.equal(label("3/5, the tech came on tuesday"), "neutral");
+    assert.equal(label("open 24/7"), "neutral");
+    assert.equal(label("half the pipe, 1/2 inch"), "neutral");
+    assert.equal(label("no strong feelings either way"), "neutral");
+  });
+  test("an amount of money ('$189', '€1,200.50') is one token and about the price", () => {
+    assert.deepEqual(
+      tokenize("paid $189, then €1,200.50").map((t) => t.norm),
+      ["paid", "$189", "then", "€1,200.50"],
+    );
+    assert.deepEqual(aspectCues("it was $189"), [{ aspect: "price_value", cue: "$189" }]);
+    assert.ok(has("$300 for a ten minute visit, a total ripoff", "price_value negative"));
+  });
+  test("a hedge weighs its clause half ('decent job I guess'); idioms of thanks and of money well spent", () => {
+    assert.equal(label("decent job i guess, nothing special"), "neutral");
+    assert.equal(label("decent job, nothing special"), "positive");
+    assert.equal(label("Teresa was here by 10. Can't thank her enough."), "positive");
+    assert.equal(label("money well spent"), "positive");
   });
 });

@@ -113,8 +113,8 @@ function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
   return extra.length ? [...cues, ...extra].sort((a, b) => a.index - b.index) : cues;
 }
 
-/** Analyses a title and a text together; quotes are exact substrings of one of them. */
-export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+/** The rules' findings over a title and a text: weighted opinion masses and aspects (before the verdict). */
+export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<string>) {
   const masses = noMasses();
   const aspects: AspectMention[] = [];
   const byKey = new Map<string, AspectMention>();
@@ -132,9 +132,12 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
       unitOf,
     );
     const scoped = rescopeHits(hits, tokens, breaks, unitOf, sentenceOf);
-    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length);
     const cues = withImpliedCues(findCues(tokens), scoped);
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
+    const praisedWork = new Set<number>();
+    for (const [k, cue] of cues.entries())
+      if (polarities[k] === "positive" && cue.aspects.includes("workmanship")) praisedWork.add(clauseOf[cue.index]);
+    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork);
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
@@ -152,6 +155,12 @@ export function analyzeText(parts: readonly string[], neutral: ReadonlySet<strin
       }
     }
   }
+  return { masses, aspects };
+}
+
+/** Analyses a title and a text together; quotes are exact substrings of one of them. */
+export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+  const { masses, aspects } = ruleFindings(parts, neutral);
   const { score, label, overall } = verdict(masses);
   return { sentiment: { score, label }, overall, aspects };
 }

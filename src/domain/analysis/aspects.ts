@@ -34,9 +34,16 @@ export interface Cue {
   aspects: Aspect[];
 }
 
+const MONEY = /^\p{Sc}\p{N}/u;
+
 export function findCues(tokens: readonly Token[]): Cue[] {
   const out: Cue[] = [];
   for (let i = 0; i < tokens.length; i++) {
+    // "$189", "€40": an amount of money is about the price.
+    if (MONEY.test(tokens[i].norm)) {
+      out.push({ index: i, length: 1, aspects: ["price_value"] });
+      continue;
+    }
     const cue = cueTable.match(tokens, i);
     if (!cue) continue;
     if (cue.value.length === 0) {

@@ -1,9 +1,10 @@
 // Words whose valence depends on their context. Problem words (leak, clog, broken) describe the job, not
-// the work: neutral, unless absent ("no more leaks"), recurring ("leaking again", "the new faucet drips"), resolved ("the smell is
-// gone", "found the leak"), not resolved ("couldn't find the leak") or caused by the crew ("they cracked our
-// tile"). Things a customer wanted (a callback, updates) count against the work when missing. Dirt nouns
-// count against it when left behind ("left sawdust", "dust everywhere"). Price-scale words (high, lowest)
-// are opinions only about a price ("the quote was the lowest").
+// the work, and so does an opinion of one ("a horrible smell"): neutral, unless absent ("no more leaks"),
+// recurring ("leaking again", "the new faucet drips"), resolved ("the smell is gone", "found the leak"), not
+// resolved ("couldn't find the leak") or caused by the crew ("they cracked our tile"). Things a customer wanted
+// (a callback, updates) count against the work when missing. Dirt nouns count against it when left behind
+// ("left sawdust", "dust everywhere"). Price-scale words (high, lowest) are opinions only about a price ("the
+// quote was the lowest").
 import type { Aspect } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
@@ -63,6 +64,11 @@ export function contextValence(
   const norm = tokens[i].norm;
   const from = Math.max(lo, i - WINDOW);
   const to = Math.min(hi, i + WINDOW);
+  // "a horrible smell", "a nasty clog": an opinion of the problem the job was about, not of the work.
+  const next = tokens[i + 1];
+  if (next !== undefined && i + 1 <= hi && problemWords.has(next.norm) && !problemWords.has(norm)) {
+    if (!dirtNouns.has(next.norm) && contextValence(tokens, i + 1, lo, hi, false)?.valence === 0) return { valence: 0 };
+  }
   if (problemWords.has(norm)) {
     // "couldn't find the leak", "didn't fix the clog": the fix did not happen.
     if (negated && near(tokens, from, i - 1, attempted) >= 0)

@@ -109,6 +109,8 @@ const personAdjectives = new Set(names.person_adjectives);
 const adjectiveIntensifiers = new Set(names.adjective_intensifiers);
 const personNouns = new Set(names.person_nouns);
 const modalNames = new Set(names.modal_names);
+const relationNouns = new Set(names.relation_nouns);
+const placeNouns = new Set(names.place_nouns);
 const APPOSITION_OPENERS = new Set(["the", "our", "my", "their"]);
 const POSSESSIVE = /'s$/;
 
@@ -150,6 +152,8 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
   if (prev !== undefined && determiners.has(prev.norm)) return false;
   if (next !== undefined && actionVerbs.match(tokens, i + 1)) return true;
   if (next !== undefined && nameBeforeWas.has(key) && AMBIGUOUS_VERBS.has(next.norm)) return true;
+  // "grant was thorough": without a determiner, a noun-like name said to be what people are is a person.
+  if (personAdjectiveAfter(tokens, i + 1)) return true;
   if (addressedAt(tokens, i)) return true;
   // "technician Grant", "Will, the tech, was great": a person noun beside the name.
   if (prev !== undefined && personNouns.has(prev.norm) && !modalNames.has(key)) return true;
@@ -166,10 +170,19 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
   return (next?.norm === "and" && other(i + 2)) || (prev?.norm === "and" && other(i - 2));
 }
 
+/** "my husband Jake", "Holloway Road": someone else of that name, or a place. */
+function namesSomethingElse(tokens: Token[], i: number): boolean {
+  const prev = tokens[i - 1];
+  const next = tokens[i + 1];
+  if (prev !== undefined && relationNouns.has(prev.norm)) return true;
+  return next !== undefined && !isPossessive(tokens[i]) && placeNouns.has(next.norm);
+}
+
 function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
   const tok = tokens[i];
   const next = tokens[i + 1];
   const key = nameKey(tok);
+  if (namesSomethingElse(tokens, i)) return undefined;
   const entry = m.technicianWords.get(key);
   if (entry) {
     if (!commonWordNames.has(key)) return entry.id;

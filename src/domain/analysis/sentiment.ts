@@ -145,7 +145,11 @@ export function clauseHits(
     const negated = i <= negatedUntil;
     // Context rules return a valence with negation already applied.
     const context = phrase || neutral.has(norm) ? undefined : contextValence(tokens, i, unitStart, unitEnd, negated);
-    const value = phrase ? phrase.value : neutral.has(norm) ? 0 : (context?.valence ?? words.get(norm));
+    const value = phrase
+      ? phrase.value
+      : neutral.has(norm)
+        ? 0
+        : (context?.valence ?? words.get(norm) ?? ratingValence(norm));
     const length = phrase ? phrase.length : 1;
     if (value !== undefined && value !== 0) {
       let v = value;
@@ -233,6 +237,19 @@ function specialHit(
   if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
     return { hit: { index: i, length: opener.length + 1, valence: RECOMMENDED_NAME }, length: opener.length + 1 };
   return undefined;
+}
+
+const RATING = /^(\d+(?:\.\d+)?)\/(5|10)$/;
+const RATING_VALENCE = 3;
+
+/** "5/5", "9/10" praise; "1/5", "2/10" condemn; "3/5" says neither. Other fractions are no rating. */
+function ratingValence(norm: string): number | undefined {
+  if (!norm.includes("/")) return undefined;
+  const m = RATING.exec(norm);
+  if (!m) return undefined;
+  const share = Number(m[1]) / Number(m[2]);
+  if (share > 1) return undefined;
+  return share >= 0.8 ? RATING_VALENCE : share <= 0.4 ? -RATING_VALENCE : undefined;
 }
 
 /** Clauses that open with "but", "however" or "yet" outweigh the clause before them. */

@@ -9,7 +9,10 @@ export interface Token {
   end: number;
 }
 
-const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
+// A rating ("5/5", "4.5/5", "A+") and an amount of money ("$189", "€1,200") are one token each, before the
+// words and numbers they are made of.
+const TOKEN =
+  /\p{Sc}\p{N}+(?:[.,]\p{N}+)*|\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
 const ASCII = /^[\x00-\x7f]*$/;
 

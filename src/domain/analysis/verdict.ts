@@ -1,6 +1,7 @@
 // From opinion hits to the review's verdict: clause weighting for the score ("X but Y": Y carries the
 // verdict, so X counts half; "although X" weighs less) and the `mixed` label, given only when praise and
-// criticism stand side by side ("Rude receptionist, great technician"), not when one is conceded to the other.
+// criticism stand side by side ("Rude receptionist, great technician") or the praise is of the work itself
+// ("Great work, but it cost a fortune"), not when one is conceded to the other.
 import type { Sentiment } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { clauseWeight, type Hit, labelOf, normalizeScore, opensContrast } from "./sentiment.ts";
@@ -17,6 +18,9 @@ const CONTRAST_WEIGHT = 1.5;
 const FAILURE_DISCOUNT = 0.5;
 // "Overall", "all in all": the clause that states the verdict weighs this much more.
 const VERDICT_WEIGHT = 2;
+// "Decent job I guess": a hedged clause weighs this much.
+const HEDGED = 0.5;
+const hedges = new PhraseTable<true>(lexicon.hedges.map((p) => [p, true]));
 const verdictMarkers = new PhraseTable<true>(lexicon.verdict_markers.map((p) => [p, true]));
 const mixedMarkers = new PhraseTable<true>(lexicon.mixed_markers.map((p) => [p, true]));
 const concessiveOpeners = new Set(lexicon.concessive_openers.map((p) => p.split(" ")[0]));
@@ -32,6 +36,14 @@ export interface Masses {
   verdict: number;
   /** The reviewer calls it mixed ("mixed feelings"). */
   saysMixed: boolean;
+  /** Net valence of the first and of the last clause that carries any opinion (title before text). */
+  firstClause: number;
+  lastClause: number;
+  /** Clauses whose net valence is positive, and negative. */
+  positiveClauses: number;
+  negativeClauses: number;
+  /** A clause answers the one before it ("X, but Y"). */
+  contrast: boolean;
 }
 
 export const noMasses = (): Masses => ({
@@ -42,6 +54,11 @@ export const noMasses = (): Masses => ({
   failure: 0,
   verdict: 0,
   saysMixed: false,
+  firstClause: 0,
+  lastClause: 0,
+  positiveClauses: 0,
+  negativeClauses: 0,
+  contrast: false,
 });
 
 /** Adds one part's weighted positive and negative valence to `into`. */
@@ -52,6 +69,7 @@ export function addClauseMasses(
   clauseOf: readonly number[],
   sentenceOf: readonly number[],
   clauseCount: number,
+  praisedWork: ReadonlySet<number> = new Set(),
 ): void {
   const p = new Array<number>(clauseCount).fill(0);
   const n = new Array<number>(clauseCount).fill(0);
@@ -68,6 +86,7 @@ export function addClauseMasses(
   const verdictClause = new Array<boolean>(clauseCount).fill(false);
   for (let i = 0; i < tokens.length; i++) {
     if (verdictMarkers.match(tokens, i)) verdictClause[clauseOf[i]] = true;
+    if (hedges.match(tokens, i)) weight[clauseOf[i]] *= HEDGED;
     if (mixedMarkers.match(tokens, i)) into.saysMixed = true;
   }
   for (let c = 0; c < clauseCount; c++) {
@@ -84,8 +103,11 @@ export function addClauseMasses(
       (tokens[last[c]].norm === "though" && last[c] > first[c]);
     if (adverbialThough) weight[c] = CONTRAST_WEIGHT;
     if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
+      into.contrast = true;
       weight[c - 1] /= 2;
-      mix[c - 1] *= CONCEDED;
+      // "Great work, but it cost a fortune": praise of the work itself is not conceded away; for the mixed test
+      // it keeps its whole weight (the score still halves it).
+      mix[c - 1] *= praisedWork.has(c - 1) ? 2 : CONCEDED;
     }
   }
   for (const h of hits) if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
@@ -95,6 +117,12 @@ export function addClauseMasses(
     into.negative += n[c] * weight[c];
     into.mixPositive += p[c] * weight[c] * mix[c];
     into.mixNegative += n[c] * weight[c] * mix[c];
+    const net = p[c] + n[c];
+    if (net === 0) continue;
+    if (into.positiveClauses + into.negativeClauses === 0) into.firstClause = net;
+    into.lastClause = net;
+    if (net > 0) into.positiveClauses++;
+    else into.negativeClauses++;
   }
 }
 

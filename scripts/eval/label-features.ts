@@ -1,0 +1,120 @@
+// The features of the label-combiner experiment (label-combiner.ts): what the rules already computed about a
+// review (weighted praise and criticism, the verdict, failures, the first and last opinion, aspects of each
+// polarity, the rules' own label) and a few cues in the raw text (a rating, a question, a hedge). No word of the
+// review is a feature by itself: the combiner learns how to weigh the engine's findings, not a writer's words.
+import { ruleFindings } from "../../src/domain/analysis/analyze-text.ts";
+import { type Masses, verdict } from "../../src/domain/analysis/verdict.ts";
+import type { Sentiment } from "../../src/domain/schemas/common.ts";
+
+/** Feature names, in the order of the vector `labelFeatures` returns and the model's weights. */
+export const FEATURE_NAMES = [
+  "praise",
+  "criticism",
+  "unconceded_praise",
+  "unconceded_criticism",
+  "weaker_side",
+  "balance",
+  "failure",
+  "verdict",
+  "says_mixed",
+  "score",
+  "rule_positive",
+  "rule_negative",
+  "rule_mixed",
+  "first_opinion",
+  "last_opinion",
+  "positive_clauses",
+  "negative_clauses",
+  "contrast",
+  "positive_aspects",
+  "negative_aspects",
+  "no_opinion",
+  "rating_high",
+  "rating_low",
+  "question",
+  "hedge",
+  "length",
+] as const;
+
+export interface RuleResult {
+  score: number;
+  overall: Sentiment | "mixed";
+}
+
+const squash = (x: number) => Math.log1p(Math.max(0, x));
+const sign = (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0);
+
+// "5/5", "10/10", "4.5 / 5", "five stars", "1 star", "zero stars", "A+": a rating written in the text.
+const RATIO = /(\d+(?:\.\d+)?)\s*(?:\/|out of)\s*(5|10)\b/gi;
+const STARS = /\b(zero|no|one|two|three|four|five|0|1|2|3|4|5)\s*(?:-\s*)?stars?\b/gi;
+const A_PLUS = /(?:^|\s)a\+/i;
+const STAR_WORDS: Readonly<Record<string, number>> = { zero: 0, no: 0, one: 1, two: 2, three: 3, four: 4, five: 5 };
+// Hedges that leave the verdict open ("I guess", "not sure", "hard to tell").
+const HEDGE = /\b(i guess|not sure|hard to tell|i suppose|we'?ll see|time will tell|kind of|sort of|i think)\b/i;
+
+/** The share of the top of the scale a rating in the text gives, or undefined when there is none. */
+export function ratingIn(text: string): number | undefined {
+  let best: number | undefined;
+  for (const m of text.matchAll(RATIO)) {
+    const share = Number(m[1]) / Number(m[2]);
+    if (share <= 1) best = share;
+  }
+  for (const m of text.matchAll(STARS)) {
+    const word = m[1].toLowerCase();
+    best = (STAR_WORDS[word] ?? Number(word)) / 5;
+  }
+  if (best === undefined && A_PLUS.test(text)) best = 1;
+  return best;
+}
+
+/** The feature vector of one review, in FEATURE_NAMES order. */
+export function labelFeatures(
+  masses: Masses,
+  rules: RuleResult,
+  aspects: readonly { polarity: Sentiment }[],
+  parts: readonly string[],
+): number[] {
+  const praise = masses.positive;
+  const criticism = -masses.negative;
+  const up = masses.mixPositive;
+  const un = -masses.mixNegative;
+  const weaker = Math.min(up, un);
+  const text = parts.join("\n");
+  const rating = ratingIn(text);
+  let words = 0;
+  for (const p of parts) words += p.split(/\s+/).filter(Boolean).length;
+  return [
+    squash(praise),
+    squash(criticism),
+    squash(up),
+    squash(un),
+    squash(weaker),
+    weaker === 0 ? 0 : weaker / Math.max(up, un),
+    squash(-masses.failure),
+    sign(masses.verdict) * squash(Math.abs(masses.verdict)),
+    masses.saysMixed ? 1 : 0,
+    rules.score,
+    rules.overall === "positive" ? 1 : 0,
+    rules.overall === "negative" ? 1 : 0,
+    rules.overall === "mixed" ? 1 : 0,
+    sign(masses.firstClause),
+    sign(masses.lastClause),
+    squash(masses.positiveClauses),
+    squash(masses.negativeClauses),
+    masses.contrast ? 1 : 0,
+    squash(aspects.filter((a) => a.polarity === "positive").length),
+    squash(aspects.filter((a) => a.polarity === "negative").length),
+    praise === 0 && criticism === 0 ? 1 : 0,
+    rating !== undefined && rating >= 0.8 ? 1 : 0,
+    rating !== undefined && rating <= 0.4 ? 1 : 0,
+    text.includes("?") ? 1 : 0,
+    HEDGE.test(text) ? 1 : 0,
+    squash(words) / 4,
+  ];
+}
+
+/** The features of a title and a text, from the engine's own analysis of them. */
+export function labelFeaturesOf(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): number[] {
+  const { masses, aspects } = ruleFindings(parts, neutral);
+  return labelFeatures(masses, verdict(masses), aspects, parts);
+}
