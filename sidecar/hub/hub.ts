@@ -17,7 +17,7 @@ import * as limits from "./hub-limits.ts";
 import { callbackHostKey, createHubRequestParser, type LeasePolicy } from "./hub-request.ts";
 import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
-import { openSqliteHubThread } from "./sqlite-hub-thread.ts";
+import { openSqliteHubStore } from "./sqlite-hub-store.ts";
 import { createStoreHealth } from "./store-health.ts";
 import { createTopicRecorder } from "./topic-recorder.ts";
 import { verifyIntent } from "./verify-intent.ts";
@@ -67,9 +67,9 @@ export function hubStorePath(config: Pick<Config, "DATA_DIR">): string {
   return join(config.DATA_DIR, "hub.sqlite");
 }
 
-/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR (in its own thread). */
+/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR. */
 export async function openHubStore(config: Pick<Config, "DATA_DIR">, pool?: Pool): Promise<HubStore> {
-  return pool ? openPgHubStore(pool) : openSqliteHubThread(hubStorePath(config));
+  return pool ? openPgHubStore(pool) : openSqliteHubStore(hubStorePath(config));
 }
 
 export function createHub(deps: {

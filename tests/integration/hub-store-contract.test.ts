@@ -1,5 +1,4 @@
-// One contract, two hub stores: the same tests run against node:sqlite (on this thread and in a worker thread)
-// and PostgreSQL.
+// One contract, two hub stores: the same tests run against node:sqlite and PostgreSQL.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -9,7 +8,6 @@ import type { HubStore } from "../../sidecar/hub/hub-store.ts";
 import { migrateHubStore } from "../../sidecar/hub/migrate-hub.ts";
 import { openPgHubStore } from "../../sidecar/hub/pg-hub-store.ts";
 import { openSqliteHubStore } from "../../sidecar/hub/sqlite-hub-store.ts";
-import { openSqliteHubThread } from "../../sidecar/hub/sqlite-hub-thread.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
@@ -39,7 +37,6 @@ after(async () => {
 
 const implementations: [string, () => Promise<HubStore>][] = [
   ["sqlite", async () => openSqliteHubStore(join(await tempDir("hubstore"), "hub.sqlite"))],
-  ["sqlite in a worker thread", async () => openSqliteHubThread(join(await tempDir("hubstore"), "hub.sqlite"))],
   [
     "postgres",
     async () => {
