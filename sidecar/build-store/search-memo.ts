@@ -11,18 +11,23 @@ import type { Snapshot } from "./snapshot.ts";
 const MATCHES_BUDGET = 2_000_000;
 /** Filter sets carried over to a new build (most recently used first); each is one turn of the event loop. */
 const WARM_FILTER_SETS = 32;
+/** Warming stops starting new filter sets after this long, so it never delays a switch by much. */
+const WARM_BUDGET_MS = 250;
 const matches = new PerBuildCache<Ordered>(MATCHES_BUDGET, (o) => o.size);
 
 export const searchMemoOf = (snapshot: Snapshot) => matches.of(snapshot);
 
 /**
  * Computes, for `next`, the matches of the filter sets `previous` was asked for most recently: one filter set
- * per turn of the event loop, so requests still being answered from `previous` wait for one search at most.
+ * per turn of the event loop, so requests still being answered from `previous` wait for one search at most;
+ * none started after `budgetMs` (those are computed by their first request, as without warming).
  */
-export async function warmSearchMemo(previous: Snapshot, next: Snapshot): Promise<void> {
+export async function warmSearchMemo(previous: Snapshot, next: Snapshot, budgetMs = WARM_BUDGET_MS): Promise<void> {
   const memo = searchMemoOf(next);
+  const until = performance.now() + budgetMs;
   for (const { filters } of matches.recent(previous, WARM_FILTER_SETS)) {
     await yieldToLoop();
+    if (performance.now() > until) return;
     rememberMatches(next.index, filters, memo);
   }
 }

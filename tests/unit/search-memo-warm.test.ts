@@ -46,10 +46,19 @@ test("a new build's memo holds the old build's recent filter sets, computed on t
     { query: "late", min_rating: 2, limit: 5 },
   ];
   for (const p of asked) assert.ok(searchReviews(old.index, p, searchMemoOf(old)).ok);
-  await warmSearchMemo(old, next);
+  await warmSearchMemo(old, next, Number.POSITIVE_INFINITY);
   for (const p of asked) {
     assert.ok(searchMemoOf(next).get(filterFingerprint(p)), `remembered: ${JSON.stringify(p)}`);
     assert.deepEqual(searchReviews(next.index, p, searchMemoOf(next)), searchReviews(next.index, p));
   }
   assert.equal(searchMemoOf(next).get(filterFingerprint({ query: "never asked" })), undefined);
+});
+
+test("with no time left, warming computes nothing (the first request does, as without warming)", async () => {
+  const old = snapshotOf([review(1, 5, "great work")]);
+  const next = snapshotOf([review(1, 5, "great work"), review(2, 4, "great")]);
+  const p: SearchParams = { query: "great", limit: 1 };
+  searchReviews(old.index, p, searchMemoOf(old));
+  await warmSearchMemo(old, next, -1);
+  assert.equal(searchMemoOf(next).get(filterFingerprint(p)), undefined);
 });
