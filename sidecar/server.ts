@@ -9,6 +9,7 @@ import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
+import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
@@ -48,7 +49,12 @@ function lazyMcpRouter(opts: McpOptions): { router: Router; close(): Promise<voi
 }
 
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
-  const store = await createBuildStore({ distDir: config.DIST_DIR, baseUrl: config.BASE_URL, logger });
+  const store = await createBuildStore({
+    distDir: config.DIST_DIR,
+    baseUrl: config.BASE_URL,
+    logger,
+    prepare: warmSearchMemo,
+  });
   const metrics = createMetrics();
   metrics.observeBuild(store);
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;

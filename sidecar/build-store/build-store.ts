@@ -41,6 +41,8 @@ export async function createBuildStore(opts: {
   baseUrl: string;
   logger: Logger;
   watch?: boolean;
+  /** Runs after a new build loaded and before it is switched in (e.g. to fill its caches); errors are logged. */
+  prepare?: (previous: Snapshot, next: Snapshot) => Promise<void>;
 }): Promise<BuildStore> {
   let current = await loadWithRetry(opts.distDir, opts.baseUrl);
   const listeners: SwitchListener[] = [];
@@ -56,6 +58,11 @@ export async function createBuildStore(opts: {
       return false;
     }
     if (next.manifest.build_id === current.manifest.build_id) return false;
+    try {
+      await opts.prepare?.(current, next);
+    } catch (e) {
+      opts.logger.error({ event: "build.prepare_failed", err: (e as Error).message }, "switching unprepared");
+    }
     const previous = current;
     current = next;
     opts.logger.info(

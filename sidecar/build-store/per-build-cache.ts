@@ -53,6 +53,17 @@ export class PerBuildCache<V, B extends object = Snapshot> {
     };
   }
 
+  /** Up to `max` values of one build, most recently used first. */
+  recent(snapshot: B, max: number): V[] {
+    // Least recently used first in the map: keep the last `max` seen without copying every entry.
+    const last: V[] = [];
+    for (const v of this.builds.get(snapshot)?.entries.values() ?? []) {
+      if (last.length === max) last.shift();
+      last.push(v);
+    }
+    return last.reverse();
+  }
+
   /** The cached value, or `compute()` kept for next time. */
   getOrCompute(snapshot: B, key: string, compute: () => V): V {
     const cache = this.of(snapshot);

@@ -127,12 +127,22 @@ export function openSqliteHubStore(path: string): HubStore {
       });
     },
     async recordTopic(topic, sha256, now) {
-      return tx(() => {
-        const row = q.topicState.get(topic) as Row | undefined;
-        if (row?.sha256 === sha256) return 0;
-        q.setTopic.run(topic, sha256, now);
-        return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
-      });
+      // Committed without waiting for an fsync (synchronous=NORMAL for this transaction only; it survives a
+      // crash of the process, and the next fsynced commit makes it durable too). A build switch records its
+      // topics just after the build wrote its files, when an fsync can wait 100 ms and more for the disk, and
+      // it would stall every request (bench/reload.ts). Lost to a power cut, the record is made again: at
+      // start the hub records the served build's topics (hub.ts), which enqueues the same deliveries.
+      db.exec("PRAGMA synchronous = NORMAL");
+      try {
+        return tx(() => {
+          const row = q.topicState.get(topic) as Row | undefined;
+          if (row?.sha256 === sha256) return 0;
+          q.setTopic.run(topic, sha256, now);
+          return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
+        });
+      } finally {
+        db.exec("PRAGMA synchronous = FULL");
+      }
     },
     async claimDue(now, claimUntil, limit) {
       return tx(() => {

@@ -1,5 +1,5 @@
-// The hub under a SIGKILL mid-fan-out, with an empty allowlist (SSRF guard end to end, loopback only), and
-// past its rate limit.
+// The hub under a SIGKILL mid-fan-out, after a build switch no sidecar recorded, with an empty allowlist (SSRF
+// guard end to end, loopback only), and past its rate limit.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -46,6 +46,31 @@ test("a sidecar killed with SIGKILL mid-fan-out delivers the rest after it start
     ).arrayBuffer();
     for (const p of paths) assert.ok(cb.posts(p).at(-1)?.body.equals(Buffer.from(expected)), p);
     console.log(`SIGKILL after ${deliveredBefore}/200 deliveries; the restarted sidecar delivered the rest`);
+  } finally {
+    await sidecar.stop();
+    await cb.close();
+  }
+});
+
+// What a lost topic record looks like (a build switch's record is not fsynced, see sqlite-hub-store.ts): the
+// store still holds the old build's hash while the new build is served. The start records it again.
+test("a build that changed while no sidecar recorded it is delivered when the sidecar starts", async () => {
+  const dist = await freshDist(variants[0]);
+  const dataDir = join(await tempDir("hubstart"), "data");
+  const cb = await CallbackServer.start(pki);
+  const env = { ...baseEnv(dist, dataDir), HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8" };
+  let sidecar = await startSidecarProcess(env);
+  try {
+    await hubRequest(sidecar.url, { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": cb.url("/s") });
+    await until("verified", () => subscriptions(dataDir).length === 1, 30_000);
+    await sidecar.stop();
+    await deploy(variants[1], dist);
+    sidecar = await startSidecarProcess(env);
+    await until("delivered after the start", () => cb.posts("/s").length >= 1, 30_000);
+    const served = await (
+      await fetch(`${sidecar.url}/feed.xml`, { headers: { "Accept-Encoding": "identity" } })
+    ).arrayBuffer();
+    assert.ok(cb.posts("/s").at(-1)?.body.equals(Buffer.from(served)));
   } finally {
     await sidecar.stop();
     await cb.close();

@@ -1,5 +1,5 @@
 // The sidecar's per-build answer cache: separate per build, least recently used evicted within the budget,
-// an answer larger than an eighth of the budget never kept.
+// an answer larger than an eighth of the budget never kept, the most recently used listed first.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PerBuildCache } from "../../sidecar/build-store/per-build-cache.ts";
@@ -43,4 +43,15 @@ test("an answer over an eighth of the budget is computed but not kept", () => {
   cache.getOrCompute(snap, "small", () => `${small++}`);
   cache.getOrCompute(snap, "small", () => `${small++}`);
   assert.equal(small, 1);
+});
+
+test("recent lists a build's values most recently used first, at most as many as asked", () => {
+  const cache = new PerBuildCache<string>(100, () => 1);
+  const snap = build();
+  const s = cache.of(snap);
+  for (const k of ["a", "b", "c", "d"]) s.set(k, k);
+  s.get("b");
+  assert.deepEqual(cache.recent(snap, 3), ["b", "d", "c"]);
+  assert.deepEqual(cache.recent(snap, 10), ["b", "d", "c", "a"]);
+  assert.deepEqual(cache.recent(build(), 3), []);
 });

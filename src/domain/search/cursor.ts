@@ -6,8 +6,9 @@ import type { SearchParams } from "../schemas/api.ts";
 /** [relevance, date, updated, id]; relevance is 0 when there is no query. */
 export type SortKey = [number, string, string, string];
 
-export function filterFingerprint(p: SearchParams): string {
-  const { limit: _limit, cursor: _cursor, ...filters } = p;
+/** What identifies a filter set: every parameter but a page's limit and cursor. */
+export function filterFingerprint(p: Omit<SearchParams, "limit" | "cursor">): string {
+  const { limit: _limit, cursor: _cursor, ...filters } = p as Partial<SearchParams>;
   const canonical = Object.entries(filters)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));

@@ -33,6 +33,11 @@ export interface ReviewIndex {
   trigram(key: number): Int32Array | Bitmap;
   /** 3 x hits in the folded title + hits in the folded text, for the folded query's UTF-8 bytes. */
   relevance(rank: number, foldedQuery: Buffer): number;
+  /**
+   * `relevance` of every rank in [lo, hi) at once (index i is rank lo + i): one native substring scan over
+   * their folded text, far cheaper than asking rank by rank when many of them are asked.
+   */
+  relevanceOfRange(foldedQuery: Buffer, lo: number, hi: number): Int32Array;
   resolveTechnician(ref: string): string | undefined;
   resolveService(ref: string): string | undefined;
 }
@@ -84,6 +89,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
   const trigramData = f.i32("trigramData");
   const foldedOffsets = f.u32("foldedOffsets");
   const folded = f.u8("foldedBytes");
+  const foldedBuffer = Buffer.from(folded.buffer, folded.byteOffset, folded.byteLength);
   const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
   const techLookup = catalogLookup(business.technicians);
   const serviceIds = new Set(business.services.map((s) => s.id));
@@ -142,6 +148,27 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
         3 * countOccurrences(folded, foldedOffsets[2 * rank], text, q) +
         countOccurrences(folded, text, foldedOffsets[2 * rank + 2], q)
       );
+    },
+    relevanceOfRange(q, lo, hi) {
+      const scores = new Int32Array(Math.max(0, hi - lo));
+      const m = q.length;
+      if (m === 0 || hi <= lo) return scores;
+      const end = foldedOffsets[2 * hi];
+      let r = lo;
+      // Non-overlapping hits per field, as countOccurrences counts them: after a hit, go on past it; a hit
+      // across the end of a field (title into text, text into the next title) does not count, go on at p + 1.
+      let p = foldedBuffer.indexOf(q, foldedOffsets[2 * lo]);
+      while (p !== -1 && p + m <= end) {
+        while (foldedOffsets[2 * r + 2] <= p) r++;
+        const text = foldedOffsets[2 * r + 1];
+        if (p < text ? p + m > text : p + m > foldedOffsets[2 * r + 2]) {
+          p = foldedBuffer.indexOf(q, p + 1);
+          continue;
+        }
+        scores[r - lo] += p < text ? 3 : 1;
+        p = foldedBuffer.indexOf(q, p + m);
+      }
+      return scores;
     },
     resolveTechnician: techLookup,
     resolveService: (ref) => {
