@@ -14,7 +14,7 @@ export interface Token {
 const TOKEN =
   /\p{Sc}\p{N}+(?:[.,]\p{N}+)*|\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 export function normalizeWord(s: string): string {
   // NFKC leaves ASCII as it is, and ’ is not ASCII: most words need only the lowercasing.
