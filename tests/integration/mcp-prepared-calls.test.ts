@@ -35,6 +35,8 @@ interface Reply {
 }
 
 let store: BuildStore;
+/** What the sides see as the current build: the store's, or a stand-in for a newly switched build. */
+let switched: ReturnType<BuildStore["current"]> | undefined;
 let lane: Side;
 let general: Side;
 
@@ -120,8 +122,9 @@ async function session(s: Side): Promise<string> {
 before(async () => {
   const dist = await buildSample(BASE);
   store = await createBuildStore({ distDir: dist, baseUrl: BASE, logger: pino({ level: "silent" }) });
-  lane = await side(store, true);
-  general = await side(store, false);
+  const served: BuildStore = { ...store, current: () => switched ?? store.current() };
+  lane = await side(served, true);
+  general = await side(served, false);
 });
 
 after(async () => {
@@ -223,4 +226,28 @@ test("repeated tools/call answers from the lane are the general path's: status, 
   assert.ok(lines(lane).length >= table.length * 3);
   assert.deepEqual(lines(lane), lines(general));
   assert.deepEqual(lane.counted, general.counted);
+});
+
+test("answers kept on one build are not given on the next", async () => {
+  const sessions = { lane: await session(lane), general: await session(general) };
+  const headers = (sessionId: string) => ({
+    ...JSON_HEADERS,
+    "Mcp-Session-Id": sessionId,
+    "MCP-Protocol-Version": "2025-11-25",
+  });
+  const body = call(9, "search_reviews", { rating: 4, limit: 2 });
+  const both = async () => {
+    const want = await post(general, body, headers(sessions.general));
+    const got = await post(lane, body, headers(sessions.lane));
+    assert.equal(got.body.toString(), want.body.toString());
+    return lane.lastLane;
+  };
+  assert.deepEqual([await both(), await both()], [false, true]);
+  // Another build object (the same data): what was kept belongs to the build it was answered on.
+  switched = Object.create(store.current());
+  try {
+    assert.deepEqual([await both(), await both()], [false, true]);
+  } finally {
+    switched = undefined;
+  }
 });
