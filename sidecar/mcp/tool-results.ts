@@ -2,6 +2,7 @@
 // repeated call costs a lookup. One entry holds the result once as JSON bytes and once as the objects the SDK
 // validates; the text block and structuredContent are both made from the same bytes, and a transport that
 // writes its own frames (exchange-transport.ts) splices the bytes in instead of serialising the objects again.
+// The same per-build cache, under the same budget, keeps whole answers for prepared-calls.ts.
 import type { Issue } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import { PerBuildCache } from "../build-store/per-build-cache.ts";
