@@ -32,10 +32,12 @@ export function readPlainBody(req: IncomingMessage, done: (text: string | undefi
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.once("error", (error) => {
+    if (READ in req) return;
     (req as Read)[READ] = { error };
     done(undefined);
   });
   req.once("end", () => {
+    if (READ in req) return;
     const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
     (req as Read)[READ] = { text };
     done(text);

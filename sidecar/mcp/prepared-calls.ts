@@ -78,8 +78,13 @@ export function preparedCalls(deps: PreparedCallsDeps) {
   const { store, logger } = deps;
   const logging = logger.isLevelEnabled("info");
   const keyOf = (req: IncomingMessage, era: string, params: Record<string, unknown>) => {
-    const h = VARIANT_HEADERS.map((n) => req.headers[n] ?? null);
-    return `answer\n${era}\n${JSON.stringify(h)}\n${JSON.stringify(params)}`;
+    // A header value holds no line break: one line per header, "-" when it is absent.
+    let key = `answer\n${era}\n`;
+    for (const name of VARIANT_HEADERS) {
+      const v = req.headers[name];
+      key += v === undefined ? "-\n" : `=${v}\n`;
+    }
+    return key + JSON.stringify(params);
   };
 
   const send = (
