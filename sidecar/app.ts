@@ -9,6 +9,7 @@ import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
 import { createFastPath } from "./http/fast-path.ts";
 import { toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
+import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createPagesRouter, htmlNotFound } from "./routes/pages.ts";
 import { reviewsSearch, SEARCH_ROUTE } from "./routes/reviews-search.ts";
 import { reviewsSinceRoute, SINCE_ROUTE } from "./routes/reviews-since.ts";
@@ -28,6 +29,8 @@ export interface AppDeps {
    * request takes the general path: what tests compare the fast path against.
    */
   fastPath?: boolean;
+  /** Repeated MCP tools/call requests answered before Express (mcp/prepared-calls.ts); off with fastPath. */
+  mcpLane?: PostLane;
 }
 
 /** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
@@ -53,6 +56,7 @@ export function createApp({
   distDir,
   trustProxy,
   fastPath = true,
+  mcpLane,
 }: AppDeps): RequestListener {
   const app = express();
   if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
@@ -82,8 +86,11 @@ export function createApp({
   const fast = fastPath
     ? createFastPath({ store, logger, clientAddress, staticAnswer: staticAnswers(), routes: [search.fast, since.fast] })
     : () => false;
+  const posts: PostLane = fastPath && mcpLane ? mcpLane : () => false;
   return (req, res) => {
     toOriginForm(req);
-    if (!fast(req, res) && !serveStatic(req, res)) app(req, res);
+    if (req.method === "POST") {
+      if (!posts(req, res, () => app(req, res), clientAddress)) app(req, res);
+    } else if (!fast(req, res) && !serveStatic(req, res)) app(req, res);
   };
 }

@@ -19,6 +19,7 @@ import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
 import type { McpOptions } from "./mcp/mcp-route.ts";
+import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
 import { createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
@@ -35,17 +36,22 @@ export interface RunningSidecar {
  * /mcp, with the MCP SDK and the tools' schemas loaded on the first request there (about 12 MB a sidecar that
  * only serves the site and the REST API never spends); the discovery documents are served without them.
  */
-function lazyMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
-  let loaded: Promise<{ router: Router; close(): Promise<void> }> | undefined;
+function lazyMcpRouter(opts: McpOptions): { router: Router; lane: PostLane; close(): Promise<void> } {
+  type Mcp = { router: Router; lane: PostLane; close(): Promise<void> };
+  let loaded: Promise<Mcp> | undefined;
+  let ready: Mcp | undefined;
   const load = () => {
-    loaded ??= import("./mcp/mcp-route.ts").then((m) => m.createMcpRouter(opts));
+    loaded ??= import("./mcp/mcp-route.ts").then((m) => (ready = m.createMcpRouter(opts)));
     return loaded;
   };
   const handle: RequestHandler = (req, res, next) => void load().then((mcp) => mcp.router(req, res, next), next);
   const router = Router();
   router.use(createMcpDiscoveryRouter(opts.config.BASE_URL, opts.version));
   router.all(MCP_PATH, handle);
-  return { router, close: async () => (loaded ? (await loaded).close() : undefined) };
+  // Until the first request to /mcp has loaded it, nothing is prepared: every request goes to the router.
+  const lane: PostLane = (req, res, general, clientAddress) =>
+    ready ? ready.lane(req, res, general, clientAddress) : false;
+  return { router, lane, close: async () => (loaded ? (await loaded).close() : undefined) };
 }
 
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
@@ -98,6 +104,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     routers: [health, createMetricsRouter(metrics), mcp.router, hubRouter],
     distDir: config.DIST_DIR,
     trustProxy: config.TRUST_PROXY,
+    mcpLane: mcp.lane,
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   const handle = limitConnections(server, metrics.instrument(app), logger);

@@ -71,10 +71,12 @@ export function sendJsonChunks(res: ServerResponse, chunks: Buffer[]): void {
   res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
 }
 
-/** One request's answer: its JSON (chunks), and whether it is a JSON-RPC error. */
+/** One request's answer: its JSON (chunks), whether it is a JSON-RPC error, whether its result was a prepared one. */
 export interface Answer {
   frame: Buffer[];
   error: boolean;
+  /** The result is a tools/call result prepared from bytes (tool-results.ts), spliced into the frame. */
+  prepared: boolean;
 }
 
 interface Waiting {
@@ -115,7 +117,7 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport {
     for (const [own, w] of this.waiting) {
       if (w.deadline > now) continue;
       this.waiting.delete(own);
-      w.resolve({ frame: frameOf({ jsonrpc: "2.0", id: own, error: NO_ANSWER }, w.id), error: true });
+      w.resolve({ frame: frameOf({ jsonrpc: "2.0", id: own, error: NO_ANSWER }, w.id), error: true, prepared: false });
     }
     if (this.waiting.size === 0) {
       clearInterval(this.sweeper);
@@ -139,7 +141,9 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport {
     const w = this.waiting.get(message.id as number);
     if (!w) return;
     this.waiting.delete(message.id as number);
-    w.resolve({ frame: frameOf(message, w.id, w.prepared), error: "error" in message });
+    const frame = frameOf(message, w.id, w.prepared);
+    // frameOf serialises anything but a prepared result as one chunk.
+    w.resolve({ frame, error: "error" in message, prepared: frame.length > 1 });
   }
 
   override async close(): Promise<void> {

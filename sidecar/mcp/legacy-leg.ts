@@ -20,18 +20,27 @@ const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-/** Answers the messages of one POST: 202 for notifications only, else their answers as one JSON body. */
+/**
+ * Answers the messages of one POST: 202 for notifications only, else their answers as one JSON body. Returns
+ * the answer of a lone request (what prepared-calls.ts may keep for its repeats).
+ */
 async function answer(
   res: Response,
   body: Classified & { ok: true },
   exchange: (m: RpcMessage[]) => Promise<Answer[]>,
-) {
-  const frames = (await exchange(body.batch ? body.messages : [body.message])).map((a) => a.frame);
-  if (frames.length === 0) {
+): Promise<Answer | undefined> {
+  const answers = await exchange(body.batch ? body.messages : [body.message]);
+  if (answers.length === 0) {
     res.status(202).end();
-    return;
+    return undefined;
   }
-  sendJsonChunks(res, body.batch ? [OPEN, ...frames.flatMap((f, i) => (i ? [COMMA, ...f] : f)), CLOSE] : frames[0]);
+  if (!body.batch) {
+    sendJsonChunks(res, answers[0].frame);
+    return answers[0];
+  }
+  const frames = answers.map((a) => a.frame);
+  sendJsonChunks(res, [OPEN, ...frames.flatMap((f, i) => (i ? [COMMA, ...f] : f)), CLOSE]);
+  return undefined;
 }
 
 /** initialize: a fresh server over a one-exchange transport, closed after. */
@@ -72,13 +81,14 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
     await connected;
     return transport.exchange(messages);
   };
-  const handle = async (req: Request, res: Response, body: Classified & { ok: true }): Promise<void> => {
+  /** Answers the POST; returns the answer of a lone request served by the shared server in a valid session. */
+  const handle = async (req: Request, res: Response, body: Classified & { ok: true }): Promise<Answer | undefined> => {
     const first = body.batch ? body.messages[0] : body.message;
     const id = idOf(first);
     const problem = transportProblem(req);
     if (problem) {
       rpcError(res, problem[0], -32000, problem[1], id);
-      return;
+      return undefined;
     }
     if (!body.batch && body.message.method === "initialize") {
       const opened = sessions.open(clientOf(req), negotiated(body.message.params?.protocolVersion));
@@ -88,30 +98,34 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
             ? "Too many live sessions; try again later"
             : "Too many live sessions from your address; end one with DELETE /mcp or let it expire";
         rpcError(res, opened.reason === "too_many" ? 503 : 429, -32000, message, id, { "Retry-After": "60" });
-        return;
+        return undefined;
       }
       res.setHeader("Mcp-Session-Id", opened.id);
       await answer(res, body, (m) => initialize(deps, m));
-      return;
+      return undefined;
     }
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId !== "string") {
       rpcError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)", id);
-      return;
+      return undefined;
     }
     const session = await sessions.resolve(sessionId, clientOf(req));
     if (!session.ok) {
       rpcError(res, 404, -32001, "Session not found: it ended or expired; send initialize again", id);
-      return;
+      return undefined;
     }
     if (body.batch && !BATCH_REVISIONS.has(session.claims.version)) {
       rpcError(res, 400, -32600, `Invalid Request: protocol revision ${session.claims.version} has no batches`);
-      return;
+      return undefined;
     }
     const messages = body.batch ? body.messages : [body.message];
     if (messages.some((m) => m.method === "notifications/initialized")) sessions.markInitialized(sessionId);
     // An initialize inside a session (a batch of 2025-03-26) must not change what the shared server negotiated.
-    await answer(res, body, messages.some((m) => m.method === "initialize") ? (m) => initialize(deps, m) : exchange);
+    if (messages.some((m) => m.method === "initialize")) {
+      await answer(res, body, (m) => initialize(deps, m));
+      return undefined;
+    }
+    return answer(res, body, exchange);
   };
   return { handle, close: () => shared.close(), pending: () => transport.pending };
 }

@@ -2,6 +2,7 @@
 // the JSON-RPC shape of the body, then the era: 2026-07-28 requests (the _meta envelope) go to the SDK's
 // stateless handler, 2025 ones to the legacy leg with its signed sessions.
 import { createHmac, randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
@@ -17,6 +18,7 @@ import { classifyBody, type RpcMessage } from "./json-rpc.ts";
 import { endSession, legacyLeg } from "./legacy-leg.ts";
 import { modernLane } from "./modern-lane.ts";
 import { paramsProblem } from "./params.ts";
+import { type PostLane, preparedCalls } from "./prepared-calls.ts";
 import { MODERN_REVISIONS } from "./revisions.ts";
 import { memoryRevocationStore, type RevocationStore } from "./revocation-store.ts";
 import { rpcError } from "./rpc-error.ts";
@@ -50,12 +52,21 @@ const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
  * DNS rebinding: a page on a hostile name that resolves to this server must not reach it, so the Host must
  * be ours. Origin is not checked: the data is public and read-only, so any site may call /mcp (CORS).
  */
-function hostGuard(baseUrl: string): RequestHandler {
+function hostAllowed(baseUrl: string): (req: IncomingMessage) => boolean {
   const base = new URL(baseUrl);
-  return (req, res, next) => {
+  return (req) => {
     const host = (req.headers.host ?? "").toLowerCase();
     const port = req.socket.localPort;
-    if (host === base.host || LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`)) return next();
+    return host === base.host || LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`);
+  };
+}
+
+function hostGuard(baseUrl: string): RequestHandler {
+  const allowed = hostAllowed(baseUrl);
+  const base = new URL(baseUrl);
+  return (req, res, next) => {
+    if (allowed(req)) return next();
+    const host = (req.headers.host ?? "").toLowerCase();
     rpcError(res, 403, -32600, `Host ${host || "(none)"} is not allowed; use ${base.host}`);
   };
 }
@@ -69,7 +80,7 @@ const jsonContentType: RequestHandler = (req, res, next) => {
  * A 2026-07-28 request: it carries the protocol-version claim in _meta, or names a modern revision, or is
  * server/discover (which only the modern revision defines; without a claim the SDK says which it serves).
  */
-function isModern(req: Request, message: RpcMessage): boolean {
+function isModern(req: IncomingMessage, message: RpcMessage): boolean {
   const header = req.headers["mcp-protocol-version"];
   if (typeof header === "string" && MODERN_REVISIONS.includes(header)) return true;
   if (message.method === "server/discover") return true;
@@ -81,7 +92,12 @@ function isModern(req: Request, message: RpcMessage): boolean {
 const sessionKey = (secret: string | undefined) =>
   secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : randomBytes(32);
 
-export function createMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
+export function createMcpRouter(opts: McpOptions): {
+  router: Router;
+  /** Repeated tools/call requests answered before Express (prepared-calls.ts); for createApp. */
+  lane: PostLane;
+  close(): Promise<void>;
+} {
   const { config } = opts;
   const deps: McpServerDeps = { store: opts.store, baseUrl: config.BASE_URL, version: opts.version };
   const revocations = opts.revocations ?? memoryRevocationStore();
@@ -103,6 +119,14 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
   const modernNode = toNodeHandler(modern);
   const fast = modernLane(deps);
   const legacy = legacyLeg(deps, sessions, clientOf);
+  const prepared = preparedCalls({
+    store: opts.store,
+    logger: opts.logger,
+    hostAllowed: hostAllowed(config.BASE_URL),
+    eraOf: (req, message) => (isModern(req, message) ? "modern" : "legacy"),
+    sessionValid: async (id, client) => (await sessions.resolve(id, client)).ok,
+    onRequest: opts.onRequest,
+  });
 
   const sweepEvery = Math.min(config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000, 60_000);
   const sweeper = setInterval(async () => {
@@ -120,10 +144,11 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
     if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
     for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
     if (era === "modern") {
-      if (!body.batch && (await fast.serve(req, res, body.message))) return;
+      const answer = body.batch ? undefined : await fast.serve(req, res, body.message);
+      if (answer) return prepared.keep(req, answer);
       return modernNode(req, res, req.body);
     }
-    await legacy.handle(req, res, body);
+    prepared.keep(req, await legacy.handle(req, res, body));
   };
 
   const parseErrors: ErrorRequestHandler = (err, _req, res, next) => {
@@ -151,6 +176,7 @@ export function createMcpRouter(opts: McpOptions): { router: Router; close(): Pr
 
   return {
     router,
+    lane: prepared.lane,
     async close() {
       clearInterval(sweeper);
       await modern.close();

@@ -8,7 +8,7 @@
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
-import { ExchangeTransport, sendJsonChunks } from "./exchange-transport.ts";
+import { type Answer, ExchangeTransport, sendJsonChunks } from "./exchange-transport.ts";
 import type { RpcMessage } from "./json-rpc.ts";
 import { MODERN_REVISIONS } from "./revisions.ts";
 
@@ -26,14 +26,14 @@ export function modernLane(deps: McpServerDeps) {
     }),
   );
   return {
-    /** Answers `message` and returns true, or returns false (nothing written) for the SDK's entry to answer. */
-    async serve(req: Request, res: Response, message: RpcMessage): Promise<boolean> {
-      if (message.method !== "tools/call" || message.id === undefined) return false;
+    /** Answers `message` and returns the answer, or undefined (nothing written) for the SDK's entry to answer. */
+    async serve(req: Request, res: Response, message: RpcMessage): Promise<Answer | undefined> {
+      if (message.method !== "tools/call" || message.id === undefined) return undefined;
       const version = header(req, "mcp-protocol-version");
       const lane = version === undefined ? undefined : lanes.get(version);
       const name = header(req, "mcp-name");
       // Only the plain header forms (no optional whitespace, no =?base64?...?= sentinel).
-      if (!lane || header(req, "mcp-method") !== "tools/call" || name !== message.params?.name) return false;
+      if (!lane || header(req, "mcp-method") !== "tools/call" || name !== message.params?.name) return undefined;
       const route = classifyInboundRequest({
         httpMethod: "POST",
         protocolVersionHeader: version,
@@ -41,12 +41,12 @@ export function modernLane(deps: McpServerDeps) {
         mcpNameHeader: name,
         body: message,
       });
-      if (route.kind !== "modern" || route.classification.revision !== version) return false;
+      if (route.kind !== "modern" || route.classification.revision !== version) return undefined;
       await lane.connected;
       const [answer] = await lane.transport.exchange([message]);
-      if (answer.error) return false;
+      if (answer.error) return undefined;
       sendJsonChunks(res, answer.frame);
-      return true;
+      return answer;
     },
     close: () => Promise.all([...lanes.values()].map((l) => l.server.close())),
   };

@@ -2,6 +2,7 @@
 // repeated call costs a lookup. One entry holds the result once as JSON bytes and once as the objects the SDK
 // validates; the text block and structuredContent are both made from the same bytes, and a transport that
 // writes its own frames (exchange-transport.ts) splices the bytes in instead of serialising the objects again.
+// The same per-build cache, under the same budget, keeps whole answers for prepared-calls.ts.
 import type { Issue } from "../../src/domain/schemas/api.ts";
 import { parseQuery } from "../../src/domain/search/issues.ts";
 import { PerBuildCache } from "../build-store/per-build-cache.ts";
@@ -33,13 +34,23 @@ export function prepare(outcome: Exclude<ToolOutcome<unknown>, { ok: false }>): 
   return { text, structured, contentJson, structuredJson };
 }
 
+/** A whole tools/call answer kept by prepared-calls.ts: the frame's bytes after the request's id. */
+export interface KeptAnswer {
+  tail: Buffer;
+  /** Bytes it holds, its key included. */
+  cost: number;
+}
+
 /**
- * Memory kept per build, estimated as six times the result's JSON (the bytes, the text block's JSON, the
- * string, the objects). An answer over an eighth of it (500 KB of JSON: a `get_reviews_since` of months) is
- * computed per call and not kept.
+ * What /mcp keeps per build, under one budget: tool results (here) and the whole answers of repeated calls
+ * (prepared-calls.ts), least recently used out first. A result is estimated at six times its JSON (the bytes,
+ * the text block's JSON, the string, the objects), an answer at its bytes. One over an eighth of the budget
+ * (a result of 500 KB of JSON: a `get_reviews_since` of months) is computed per call and not kept.
  */
-const RESULTS_BUDGET = 24 << 20;
-const results = new PerBuildCache<PreparedResult>(RESULTS_BUDGET, (p) => 6 * p.structuredJson.length);
+const MCP_CACHE_BUDGET = 24 << 20;
+export const mcpCache = new PerBuildCache<PreparedResult | KeptAnswer>(MCP_CACHE_BUDGET, (v) =>
+  "tail" in v ? v.cost : 6 * v.structuredJson.length,
+);
 
 /**
  * The prepared result of `tool` called with `raw` arguments, or the issues (never kept). Kept under the
@@ -50,10 +61,10 @@ export function toolResult(
   tool: ToolDefinition,
   raw: Record<string, unknown>,
 ): PreparedResult | { ok: false; issues: Issue[] } {
-  const cache = results.of(snapshot);
-  const key = `${tool.name}\n${JSON.stringify(raw)}`;
+  const cache = mcpCache.of(snapshot);
+  const key = `result\n${tool.name}\n${JSON.stringify(raw)}`;
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit && !("tail" in hit)) return hit;
   const args = parseQuery(tool.input, raw);
   if (!args.ok) return args;
   const outcome = tool.run(snapshot, args.value);

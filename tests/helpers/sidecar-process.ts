@@ -1,5 +1,6 @@
 // The sidecar as a real process (npm run serve), for tests that restart or kill it.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT } from "./paths.ts";
@@ -11,9 +12,18 @@ export interface SidecarProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+  .scripts;
+
+/** Node's own flags in the npm script that runs `entry` (package.json says them once): the process runs as npm's. */
+const nodeFlags = (entry: string) =>
+  (Object.values(SCRIPTS).find((s) => s.startsWith("node ") && s.endsWith(` ${entry}`)) ?? "")
+    .split(" ")
+    .filter((a) => a.startsWith("--"));
+
 /** `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content). */
 export function startSidecarProcess(env: Record<string, string>, entry = "sidecar/server.ts"): Promise<SidecarProcess> {
-  const child = spawn(process.execPath, [join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -256,7 +256,8 @@ describe("the shared servers (one per era, many requests at once)", () => {
         write: (b: Buffer) => chunks.push(b),
         end: (b: Buffer) => chunks.push(b),
       };
-      const served = await lane.serve({ headers: h } as unknown as Request, res as unknown as Response, m);
+      const served =
+        (await lane.serve({ headers: h } as unknown as Request, res as unknown as Response, m)) !== undefined;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       return {
         served,
