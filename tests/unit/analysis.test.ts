@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { evaluate, parseJsonl } from "../../scripts/eval/evaluate.ts";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
-import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
+import { buildMatcher, findMentions, nameWords, withinOneEdit } from "../../src/domain/analysis/mentions.ts";
 import { clauses } from "../../src/domain/analysis/segment.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -151,4 +151,53 @@ test("the frozen evaluation set stays above the aims (macro-F1 0.85, mixed aspec
   assert.ok(report.macroF1 >= 0.85, `macro-F1 ${report.macroF1}`);
   assert.ok(report.mixedAspects.accuracy >= 0.85, `mixed ${report.mixedAspects.accuracy}`);
   assert.ok(report.mentions.precision >= 0.95, `precision ${report.mentions.precision}`);
+});
+
+/** The distance by the textbook table (optimal string alignment): the oracle of the direct check. */
+function osaDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+test("name misspellings: within one edit exactly when the distance table says at most 1", () => {
+  for (const [a, b, want] of [
+    ["sorensen", "sorenson", true],
+    ["holloway", "holoway", true],
+    ["delgado", "delgaod", true],
+    ["okafor", "okafor", true],
+    ["nguyen", "ngyuen", true],
+    ["raman", "ramen", true],
+    ["holloway", "hollowya", true],
+    ["sorensen", "sorenesn", true],
+    ["sorensen", "sroensne", false],
+    ["marcus", "marcos", true],
+    ["marcus", "markos", false],
+  ] as const)
+    assert.equal(withinOneEdit(a, b), want, `${a} / ${b}`);
+  // Small alphabets make near misses, swaps and repeats common.
+  const word = fc.string({ unit: fc.constantFrom("a", "b", "c"), maxLength: 7 });
+  fc.assert(
+    fc.property(word, word, (a, b) => withinOneEdit(a, b) === osaDistance(a, b) <= 1),
+    { numRuns: 5000, seed: 20261122 },
+  );
+  const edited = fc.tuple(word, fc.nat(8), fc.constantFrom("a", "b", "c", "d")).map(([w, i, c]) => {
+    const k = i % (w.length + 1);
+    return [
+      w,
+      [w.slice(0, k) + c + w.slice(k), w.slice(0, k) + c + w.slice(k + 1), w.slice(0, k) + w.slice(k + 1)],
+    ] as const;
+  });
+  fc.assert(
+    fc.property(edited, ([w, variants]) => variants.every((v) => withinOneEdit(w, v) === osaDistance(w, v) <= 1)),
+    { numRuns: 2000, seed: 20261122 },
+  );
 });

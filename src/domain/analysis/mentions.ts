@@ -28,20 +28,19 @@ export interface CatalogMatcher {
   areas: PhraseTable<string>;
 }
 
-/** Damerau (optimal string alignment) distance, stopping early above 1. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length] <= 1;
+/**
+ * Is the Damerau (optimal string alignment) distance of a and b at most 1? Equal, or one substitution, one
+ * insertion or deletion, or one swap of neighbours: past the first difference, the rest must then line up.
+ */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
+  if (l.length - s.length > 1) return false;
+  let i = 0;
+  while (i < s.length && s[i] === l[i]) i++;
+  if (s.length < l.length) return s.slice(i) === l.slice(i + 1);
+  if (s.slice(i + 1) === l.slice(i + 1)) return true;
+  return s[i] === l[i + 1] && s[i + 1] === l[i] && s.slice(i + 2) === l.slice(i + 2);
 }
 
 /** Tokens of technicians' and service areas' names and aliases: names, not opinions ("Grant", "Joy", "Eagle"). */
