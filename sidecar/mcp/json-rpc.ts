@@ -23,7 +23,16 @@ const isId = (v: unknown): v is RpcId => typeof v === "string" || (typeof v === 
 /** The id an error about `value` should echo. */
 export const idOf = (value: unknown): RpcId | null => (isObject(value) && isId(value.id) ? value.id : null);
 
-/** Why `value` is not a JSON-RPC 2.0 request, notification or response; undefined when it is one. */
+/** The members JSON-RPC 2.0 defines for each kind of message; another member makes the message invalid. */
+const REQUEST_MEMBERS = new Set(["jsonrpc", "id", "method", "params"]);
+const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
+const unknownMember = (value: Record<string, unknown>, known: Set<string>): string | undefined =>
+  Object.keys(value).find((k) => !known.has(k));
+
+/**
+ * Why `value` is not a JSON-RPC 2.0 request, notification or response; undefined when it is one. A member the
+ * specification does not define is refused here: the SDK would drop such a message without any answer.
+ */
 export function messageProblem(value: unknown): RpcProblem | undefined {
   const id = idOf(value);
   const invalid = (why: string): RpcProblem => ({ code: -32600, message: `Invalid Request: ${why}`, id });
@@ -34,11 +43,13 @@ export function messageProblem(value: unknown): RpcProblem | undefined {
     if (typeof value.method !== "string" || value.method === "") return invalid('"method" must be a non-empty string');
     if ("params" in value && !isObject(value.params)) return invalid('"params" must be an object');
     if ("result" in value || "error" in value) return invalid('a request has no "result" or "error"');
-    return undefined;
+    const extra = unknownMember(value, REQUEST_MEMBERS);
+    return extra === undefined ? undefined : invalid(`unknown member ${JSON.stringify(extra)}`);
   }
   if (!("id" in value)) return invalid('a message needs "method" (request or notification) or "id" (response)');
   if ("result" in value === "error" in value) return invalid('a response has exactly one of "result" and "error"');
-  return undefined;
+  const extra = unknownMember(value, RESPONSE_MEMBERS);
+  return extra === undefined ? undefined : invalid(`unknown member ${JSON.stringify(extra)}`);
 }
 
 export type Classified =

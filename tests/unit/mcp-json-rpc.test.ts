@@ -34,6 +34,9 @@ test("valid JSON that is not a message is -32600, echoing a usable id", () => {
     [{ jsonrpc: "2.0", id: { a: 1 }, method: "ping" }, null],
     [{ jsonrpc: "2.0", id: 10, result: {}, error: {} }, 10],
     [{ jsonrpc: "2.0", id: 11, method: "ping", result: {} }, 11],
+    [{ x: 1, jsonrpc: "2.0", id: 12, method: "ping" }, 12],
+    [{ jsonrpc: "2.0", method: "notifications/initialized", meta: {} }, null],
+    [{ jsonrpc: "2.0", id: 13, result: {}, extra: true }, 13],
   ];
   for (const [body, id] of cases) {
     const out = classifyBody(body);
