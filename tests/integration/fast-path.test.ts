@@ -4,14 +4,14 @@
 // equal, and so must the request log lines and the metrics' labels. The table also says which requests the fast
 // path answers, so that the comparison cannot pass by the fast path never answering.
 import assert from "node:assert/strict";
-import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Agent, Server } from "node:http";
 import { after, before, test } from "node:test";
 import { pino } from "pino";
 import { createApp } from "../../sidecar/app.ts";
 import { type BuildStore, createBuildStore } from "../../sidecar/build-store/build-store.ts";
 import { createMetrics, type Metrics } from "../../sidecar/metrics.ts";
 import { buildSample } from "../helpers/build.ts";
+import { listenNotingFlatHead, type RawAnswer, rawExchange } from "../helpers/flat-head-server.ts";
 
 const BASE = "http://localhost:4321";
 
@@ -25,11 +25,7 @@ interface Side {
   lastFast: boolean;
 }
 
-interface Answer {
-  status: number;
-  headers: string[];
-  body: Buffer;
-}
+type Answer = RawAnswer;
 
 let store: BuildStore;
 let fast: Side;
@@ -42,37 +38,13 @@ async function side(store: BuildStore, distDir: string, fastPath: boolean): Prom
   // Behind a trusted proxy, so that the logged client address comes from X-Forwarded-For (as Express reads it).
   const app = metrics.instrument(createApp({ store, logger, distDir, fastPath, trustProxy: ["loopback"] }));
   const s = { logs, metrics, lastFast: false } as Side;
-  s.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    s.lastFast = false;
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (Array.isArray(args[1])) s.lastFast = true;
-      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-    } as typeof res.writeHead;
-    app(req, res);
-  });
-  await new Promise<void>((resolve) => s.server.listen(0, "127.0.0.1", resolve));
-  s.url = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}`;
-  s.agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  Object.assign(s, await listenNotingFlatHead(app, (flat) => (s.lastFast = flat)));
   return s;
 }
 
 function send(s: Side, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const target = path.startsWith("http:") ? path.replace(BASE, s.url) : path;
-    const req = request(s.url, { method, path: target, headers, agent: s.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const raw: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2)
-          if (res.rawHeaders[i].toLowerCase() !== "date") raw.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        resolve({ status: res.statusCode ?? 0, headers: raw, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
+  const target = path.startsWith("http:") ? path.replace(BASE, s.url) : path;
+  return rawExchange(s.url, s.agent, { method, path: target, headers });
 }
 
 before(async () => {

@@ -5,14 +5,14 @@
 // and the MCP request counts. The table says which requests the lane answers, so the comparison cannot pass by
 // the lane never answering; the stateful cases (an ended session, a foreign Host) must never be answered there.
 import assert from "node:assert/strict";
-import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Agent, Server } from "node:http";
 import { after, before, test } from "node:test";
 import { pino } from "pino";
 import { createApp } from "../../sidecar/app.ts";
 import { type BuildStore, createBuildStore } from "../../sidecar/build-store/build-store.ts";
 import { createMcpRouter } from "../../sidecar/mcp/mcp-route.ts";
 import { buildSample } from "../helpers/build.ts";
+import { listenNotingFlatHead, type RawAnswer, rawExchange } from "../helpers/flat-head-server.ts";
 import { JSON_HEADERS, MODERN_META } from "../helpers/mcp-http.ts";
 
 const BASE = "http://localhost:4321";
@@ -28,11 +28,7 @@ interface Side {
   lastLane: boolean;
 }
 
-interface Reply {
-  status: number;
-  headers: string[];
-  body: Buffer;
-}
+type Reply = RawAnswer;
 
 let store: BuildStore;
 /** What the sides see as the current build: the store's, or a stand-in for a newly switched build. */
@@ -60,18 +56,7 @@ async function side(store: BuildStore, withLane: boolean): Promise<Side> {
   });
   const app = createApp({ store, logger, routers: [mcp.router], mcpLane: withLane ? mcp.lane : undefined });
   const s = { logs, counted, lastLane: false } as Side;
-  s.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    s.lastLane = false;
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (Array.isArray(args[1])) s.lastLane = true;
-      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-    } as typeof res.writeHead;
-    app(req, res);
-  });
-  await new Promise<void>((resolve) => s.server.listen(0, "127.0.0.1", resolve));
-  s.url = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}`;
-  s.agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  Object.assign(s, await listenNotingFlatHead(app, (flat) => (s.lastLane = flat)));
   s.close = async () => {
     s.agent.destroy();
     await new Promise((r) => s.server.close(r));
@@ -81,22 +66,9 @@ async function side(store: BuildStore, withLane: boolean): Promise<Side> {
 }
 
 function post(s: Side, body: string, headers: Record<string, string>, method = "POST"): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const port = new URL(s.url).port;
-    const h = { ...headers, Host: (headers.Host ?? `127.0.0.1:${port}`).replace("PORT", port) };
-    const req = request(s.url, { method, path: "/mcp", headers: h, agent: s.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const raw: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2)
-          if (res.rawHeaders[i].toLowerCase() !== "date") raw.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        resolve({ status: res.statusCode ?? 0, headers: raw, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+  const port = new URL(s.url).port;
+  const h = { ...headers, Host: (headers.Host ?? `127.0.0.1:${port}`).replace("PORT", port) };
+  return rawExchange(s.url, s.agent, { method, path: "/mcp", headers: h, body });
 }
 
 /** A 2025-11-25 session on `s`: its id. */

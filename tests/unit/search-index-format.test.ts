@@ -9,15 +9,12 @@ import { encodeReviewIndex } from "../../src/domain/search/index-writer.ts";
 import { openReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 import { reviewsSince } from "../../src/domain/since.ts";
+import { searchBusiness } from "../helpers/search-business.ts";
 
-const business = {
-  name: "B",
-  url: "https://b.example",
-  address: { street_address: "1", locality: "X", region: "Y", postal_code: "1", country: "US" },
+const business = searchBusiness({
   services: [{ id: "ac", name: "AC" }],
   technicians: [{ id: "ana", name: "Ana Martínez" }],
-  service_areas: [],
-} as unknown as Business;
+} as Partial<Business>);
 
 const review = (id: string, date: string, text: string, title?: string): ReviewRecord => ({
   id,

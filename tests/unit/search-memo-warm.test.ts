@@ -6,19 +6,13 @@ import { searchMemoOf, warmSearchMemo } from "../../sidecar/build-store/search-m
 import type { Snapshot } from "../../sidecar/build-store/snapshot.ts";
 import { compareNewest } from "../../src/domain/order.ts";
 import type { SearchParams } from "../../src/domain/schemas/api.ts";
-import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
+import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { filterFingerprint } from "../../src/domain/search/cursor.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
+import { searchBusiness } from "../helpers/search-business.ts";
 
-const business = {
-  name: "B",
-  url: "https://b.example",
-  address: { street_address: "1", locality: "X", region: "Y", postal_code: "1", country: "US" },
-  services: [],
-  technicians: [],
-  service_areas: [],
-} as unknown as Business;
+const business = searchBusiness();
 
 const review = (i: number, rating: number, text: string): ReviewRecord => ({
   id: `r${i}`,

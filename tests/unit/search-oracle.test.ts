@@ -8,6 +8,7 @@ import type { SearchParams } from "../../src/domain/schemas/api.ts";
 import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
+import { searchBusiness } from "../helpers/search-business.ts";
 
 const WORDS = [
   "on time",
@@ -28,14 +29,10 @@ const WORDS = [
 const TECHS = ["ann-lee", "bo-ray", "cy-dunn"];
 const SERVICES = ["ac", "drain", "panel"];
 
-const business = {
-  name: "B",
-  url: "https://b.example",
-  address: { street_address: "1", locality: "X", region: "Y", postal_code: "1", country: "US" },
+const business = searchBusiness({
   services: SERVICES.map((id) => ({ id, name: id.toUpperCase() })),
   technicians: TECHS.map((id) => ({ id, name: id.replace("-", " "), aliases: [id.slice(0, 2)] })),
-  service_areas: [],
-} as unknown as Business;
+} as Partial<Business>);
 
 const date = fc.integer({ min: 0, max: 60 }).map((d) => new Date(Date.UTC(2024, 0, 1 + d)).toISOString().slice(0, 10));
 

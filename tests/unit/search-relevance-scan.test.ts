@@ -5,18 +5,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { compareNewest } from "../../src/domain/order.ts";
-import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
+import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { foldText } from "../../src/domain/search/text-match.ts";
+import { searchBusiness } from "../helpers/search-business.ts";
 
-const business = {
-  name: "B",
-  url: "https://b.example",
-  address: { street_address: "1", locality: "X", region: "Y", postal_code: "1", country: "US" },
-  services: [],
-  technicians: [],
-  service_areas: [],
-} as unknown as Business;
+const business = searchBusiness();
 
 const review = (i: number, text: string, title?: string): ReviewRecord => ({
   id: `r${String(i).padStart(3, "0")}`,
