@@ -7,7 +7,7 @@ import type { HeldFile } from "./held-file.ts";
 import type { FileVariant } from "./snapshot.ts";
 
 export function sendVariant(req: IncomingMessage, res: ServerResponse, type: string, variant: FileVariant): void {
-  if (variant.bytes || !variant.file) {
+  if (!variant.file) {
     sendBytes(req, res, type, variant.read());
     return;
   }

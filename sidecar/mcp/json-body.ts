@@ -25,7 +25,8 @@ export function isPlainBody(req: IncomingMessage, limit: number): boolean {
 }
 
 const READ = Symbol("mcpBodyRead");
-type Read = IncomingMessage & { [READ]?: { text: string } | { error: Error } };
+/** What readPlainBody read; `value`: the text already parsed (by prepared-calls.ts), so it is not parsed twice. */
+type Read = IncomingMessage & { [READ]?: { text: string; value?: unknown } | { error: Error } };
 
 /** Reads a plain body's text (the stream is consumed: what was read is kept on `req` for jsonBody). */
 export function readPlainBody(req: IncomingMessage, done: (text: string | undefined) => void): void {
@@ -42,6 +43,15 @@ export function readPlainBody(req: IncomingMessage, done: (text: string | undefi
     (req as Read)[READ] = { text };
     done(text);
   });
+}
+
+/**
+ * Keeps `value`, what JSON.parse made of the text readPlainBody read (no byte order mark, not empty: what
+ * jsonBody would make of it), as the request's body.
+ */
+export function keepParsedBody(req: IncomingMessage, value: unknown): void {
+  const read = (req as Read)[READ];
+  if (read && "text" in read) read.value = value;
 }
 
 export function jsonBody(limit: number): RequestHandler {
@@ -62,7 +72,14 @@ export function jsonBody(limit: number): RequestHandler {
   };
   return (req, res, next) => {
     const read = (req as Read)[READ];
-    if (read) return "error" in read ? next(read.error) : parse(req, read.text, next);
+    if (read) {
+      if ("error" in read) return next(read.error);
+      if ("value" in read) {
+        req.body = read.value;
+        return next();
+      }
+      return parse(req, read.text, next);
+    }
     if (!isPlainBody(req, limit)) return general(req, res, next);
     readPlainBody(req, (text) => {
       const r = (req as Read)[READ];

@@ -19,7 +19,7 @@ import { CORS_FIELDS } from "../http/fast-path.ts";
 import type { Logger } from "../logger.ts";
 import { setRouteLabel } from "../metrics.ts";
 import type { Answer } from "./exchange-transport.ts";
-import { isPlainBody, readPlainBody } from "./json-body.ts";
+import { isPlainBody, keepParsedBody, readPlainBody } from "./json-body.ts";
 import type { RpcId, RpcMessage } from "./json-rpc.ts";
 import { mcpCache } from "./tool-results.ts";
 
@@ -112,12 +112,15 @@ export function preparedCalls(deps: PreparedCallsDeps) {
     if (!isPlainBody(req, MCP_MAX_BODY_BYTES) || !deps.hostAllowed(req)) return false;
     const started = logging ? process.hrtime.bigint() : 0n;
     readPlainBody(req, (text) => {
-      let message: ReturnType<typeof plainCall>;
+      let value: unknown;
       try {
-        message = text === undefined || text.charCodeAt(0) === 0xfeff ? undefined : plainCall(JSON.parse(text));
+        value = text === undefined || text.charCodeAt(0) === 0xfeff ? undefined : JSON.parse(text);
       } catch {
-        message = undefined;
+        value = undefined;
       }
+      // The general path takes the parsed body as it is (jsonBody), whatever this lane does with it.
+      if (value !== undefined) keepParsedBody(req, value);
+      const message = plainCall(value);
       if (!message) return general();
       const era = deps.eraOf(req, message);
       const key = keyOf(req, era, message.params);

@@ -31,8 +31,7 @@ const BODY_BYTES = 64 << 20;
 /** URLs answered on the fast path, per build (several URLs may name one date: `2026-10-01/`, `…?`). */
 const PREPARED_ENTRIES = 4096;
 
-function sinceBody(snapshot: Snapshot, date: string): Buffer {
-  const { ranks } = sinceRanks(snapshot.index, date);
+function sinceBody(snapshot: Snapshot, date: string, ranks = sinceRanks(snapshot.index, date).ranks): Buffer {
   return reviewListBody(snapshot, { since: date, count: ranks.length }, ranks);
 }
 
@@ -49,10 +48,12 @@ export function reviewsSinceRoute(store: BuildStore): { handler: RequestHandler;
     const { date } = params.value;
     const body = () => bodies.getOrCompute(snapshot, date, () => sinceBody(snapshot, date));
     const { etag, lastModified } = validators.getOrCompute(snapshot, date, () => {
-      const newest = sinceRanks(snapshot.index, date).newestUpdated;
+      // One look-up of the date for the validators and, when it is not kept yet, the body.
+      const { ranks, newestUpdated } = sinceRanks(snapshot.index, date);
+      const bytes = bodies.getOrCompute(snapshot, date, () => sinceBody(snapshot, date, ranks));
       return {
-        etag: strongEtag(sha256Hex(body())),
-        lastModified: newest === undefined ? snapshot.lastModified : new Date(newest).toUTCString(),
+        etag: strongEtag(sha256Hex(bytes)),
+        lastModified: newestUpdated === undefined ? snapshot.lastModified : new Date(newestUpdated).toUTCString(),
       };
     });
     // What the lines below send, on the general path's header order (CORS first, set by the cors middleware).

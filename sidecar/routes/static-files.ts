@@ -102,7 +102,7 @@ export function staticAnswers() {
     let answer = prepared.get(variant);
     if (!answer) {
       const { headers, cacheControl } = headersOf(snapshot, file);
-      const held = variant.bytes ? undefined : variant.file;
+      const held = variant.file;
       answer = prepareAnswer({
         headers,
         validators: validatorsOf(snapshot, file, variant, cacheControl),

@@ -1,8 +1,8 @@
 // The search index next to the reviews.json Astro wrote, before the manifest hashes both: encoded on this thread,
 // or for many reviews in a worker thread started before Astro runs (the second core is otherwise idle then).
-import { Worker } from "node:worker_threads";
 import type { ReviewsDataset } from "../domain/schemas/published.ts";
 import { encodeReviewIndex } from "../domain/search/index-writer.ts";
+import { runWorker } from "./run-worker.ts";
 
 /** The published dataset (src/pages/reviews.json.ts), which the index points into. */
 export const DATASET_FILE = "reviews.json";
@@ -20,17 +20,11 @@ export function startIndexing(
   minForWorker = MIN_FOR_WORKER,
 ): () => Promise<Uint8Array> {
   if (dataset.reviews.length < minForWorker) return async () => encodeReviewIndex(dataset, datasetJson);
-  const pending = new Promise<Uint8Array>((resolve, reject) => {
-    const worker = new Worker(new URL("./search-index-worker.ts", import.meta.url), { workerData: datasetJson });
-    worker.once("message", (index: Uint8Array) => {
-      resolve(index);
-      void worker.terminate();
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`the search index worker exited with code ${code}`));
-    });
-  });
+  const pending = runWorker<Uint8Array>(
+    new URL("./search-index-worker.ts", import.meta.url),
+    datasetJson,
+    "the search index worker",
+  );
   pending.catch(() => {}); // reported to whoever awaits it
   return () => pending;
 }

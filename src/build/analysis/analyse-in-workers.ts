@@ -1,9 +1,9 @@
 // Analysis of many reviews on every core: the reviews are split into one contiguous share per worker thread.
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import { createInsightParts, type ReviewInsightParts } from "../../domain/insights/review-parts.ts";
 import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
 import type { BusinessContent, ReviewContent } from "../../domain/schemas/content.ts";
+import { runWorker } from "../run-worker.ts";
 
 export interface AnalysisJob {
   business: BusinessContent;
@@ -32,19 +32,8 @@ export function createAnalyser(business: BusinessContent): (id: string, content:
  */
 const MIN_FOR_WORKERS = 20_000;
 
-function runWorker(job: AnalysisJob): Promise<Analysed[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./analysis-worker.ts", import.meta.url), { workerData: job });
-    worker.once("message", (out: Analysed[]) => {
-      resolve(out);
-      void worker.terminate();
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`an analysis worker exited with code ${code}`));
-    });
-  });
-}
+const runShare = (job: AnalysisJob) =>
+  runWorker<Analysed[]>(new URL("./analysis-worker.ts", import.meta.url), job, "an analysis worker");
 
 /**
  * Results in the order of `items`; the same as publishing them one by one on this thread. With many reviews,
@@ -55,7 +44,7 @@ export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR
   const size = Math.ceil(job.items.length / shares);
   const share = (i: number) => job.items.slice(i * size, (i + 1) * size);
   const others = Array.from({ length: shares - 1 }, (_, i) =>
-    runWorker({ business: job.business, items: share(i + 1) }),
+    runShare({ business: job.business, items: share(i + 1) }),
   );
   const analyse = createAnalyser(job.business);
   const first = share(0).map(({ id, content }) => analyse(id, content));
