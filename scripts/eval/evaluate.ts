@@ -82,6 +82,13 @@ const macro = (s: Partial<Record<Label, Score>>) => {
   return xs.reduce((t, c) => t + c.f1, 0) / xs.length;
 };
 
+/** Macro-F1 of `predicted` against `gold`, over the labels that have gold items (the figure evaluate reports). */
+export function macroF1Of(gold: readonly Label[], predicted: readonly Label[]): number {
+  const confusion: Matrix = {};
+  for (let i = 0; i < gold.length; i++) bump(confusion, gold[i], predicted[i]);
+  return macro(scores(confusion));
+}
+
 /** Whether a held-out set is still the file whose hash was committed (`pinned`: a sha256sum line). */
 export function heldOutCheck(text: string, pinned: string): { sha: string; committed: string; ok: boolean } {
   const sha = sha256(text);

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
-import { LABELS, type Label, parseJsonl } from "./evaluate.ts";
+import { LABELS, type Label, macroF1Of, parseJsonl } from "./evaluate.ts";
 import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
 import type { EvalSet } from "./sets.ts";
 
@@ -152,22 +152,12 @@ function softmax(w: readonly number[][], x: readonly number[], out: number[]): v
   for (let c = 0; c < w.length; c++) out[c] /= s;
 }
 
-/** Macro-F1 over the labels present in the gold labels (as scripts/eval/evaluate.ts counts it). */
+/** Macro-F1 of class indices (positions in LABELS), counted as scripts/eval/evaluate.ts counts it. */
 export function macroF1(gold: readonly number[], predicted: readonly number[]): number {
-  const present = [...new Set(gold)];
-  let sum = 0;
-  for (const c of present) {
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    for (let i = 0; i < gold.length; i++) {
-      if (predicted[i] === c && gold[i] === c) tp++;
-      else if (predicted[i] === c) fp++;
-      else if (gold[i] === c) fn++;
-    }
-    sum += tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
-  }
-  return sum / present.length;
+  return macroF1Of(
+    gold.map((c) => LABELS[c]),
+    predicted.map((c) => LABELS[c]),
+  );
 }
 
 export interface Fold {

@@ -4,6 +4,7 @@
 import { aspectCues } from "../analysis/analyze-text.ts";
 import sentimentLexicon from "../analysis/lexicon/sentiment.json" with { type: "json" };
 import stopwordList from "../analysis/lexicon/stopwords.json" with { type: "json" };
+import { nameWords } from "../analysis/mentions.ts";
 import { tokenize } from "../analysis/tokenize.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 
@@ -64,10 +65,7 @@ function candidates(text: string, usable: (w: string) => boolean): Set<string> {
 }
 
 export function createInsightParts(business: Pick<Business, "technicians" | "service_areas">): InsightPartsOf {
-  const exclude = new Set<string>();
-  for (const e of [...business.technicians, ...business.service_areas]) {
-    for (const n of [e.name, ...(e.aliases ?? [])]) for (const t of tokenize(n)) exclude.add(t.norm);
-  }
+  const exclude = nameWords(business);
   const memo = new Map<string, boolean>();
   const usable = (w: string): boolean => {
     let u = memo.get(w);
