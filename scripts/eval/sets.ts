@@ -2,19 +2,36 @@
 // `--sets a,b,c` (those, in that order) or, by default, every set but dev.
 
 /** Every set in eval/, as `eval/<name>.jsonl`. */
-export const EVAL_SETS = ["dev", "dev-check", "frozen", "holdout", "holdout-2", "holdout-3", "holdout-4"] as const;
+export const EVAL_SETS = [
+  "dev",
+  "dev-check",
+  "frozen",
+  "holdout",
+  "holdout-2",
+  "holdout-3",
+  "holdout-4",
+  "holdout-5",
+] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given. */
-export const DEFAULT_SETS: readonly EvalSet[] = ["frozen", "holdout", "holdout-2", "holdout-3", "holdout-4"];
+export const DEFAULT_SETS: readonly EvalSet[] = [
+  "frozen",
+  "holdout",
+  "holdout-2",
+  "holdout-3",
+  "holdout-4",
+  "holdout-5",
+];
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. holdout-2 and holdout-3 were the held-out sets of issue 18's first and second rounds
- * (each scored once, now development data: SPENT); holdout-4 is the held-out set of its third round.
+ * matches gets no figure. holdout-2, holdout-3 and holdout-4 were the held-out sets of issue 18's first, second
+ * and third rounds (each scored once, now development data: SPENT); holdout-5 is the held-out set of its fourth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
   "holdout-3": "holdout-3.sha256",
   "holdout-4": "holdout-4.sha256",
+  "holdout-5": "holdout-5.sha256",
 };
 
 /**
@@ -25,6 +42,7 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "held out in issue 18's first round and scored once there; tuned on in its second round",
   "holdout-3":
     "held out in issue 18's second round and scored once there; its confusion matrices were printed, so it is development data now",
+  "holdout-4": "held out in issue 18's third round and scored once there; tuned on in its fourth round",
 };
 
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */
