@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
 import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
+import { nginxConfig } from "../tests/helpers/nginx.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
@@ -282,7 +283,7 @@ async function reviewsJsonSection(sidecar: SidecarProcess, dist: string, n: numb
   const br = { "Accept-Encoding": "br" };
   const datasetUrl = `${sidecar.url}/reviews.json`;
   const dEtag = (await fetch(datasetUrl, { headers: br })).headers.get("etag") as string;
-  const nginx = await startNginx(dist);
+  const nginx = await startNginx(dist, new URL(sidecar.url).host);
   if (!nginx) {
     report.push(`## GET /reviews.json at ${n} reviews: nginx not available`, "");
     return;
@@ -310,7 +311,7 @@ async function reviewsJsonSection(sidecar: SidecarProcess, dist: string, n: numb
   report.push(
     `## GET /reviews.json at ${n} reviews: sidecar against nginx serving the same files (${RUNS} rounds of ${DURATION} s, medians)`,
     "",
-    "nginx-light from Debian with `gzip_static`/precompressed files off (it serves the identity bytes; the sidecar serves the precompressed br variant when asked), ETag on. Each round measures the sidecar, then nginx; the ratio is taken within a round. CPU per answered 304: of the server (/proc; nginx's master and worker; in brackets the kernel part) and of the load generator (autocannon, in the bench process).",
+    "nginx-light from Debian with the project's own configuration (`npm run nginx-config -- --standalone`: the same headers as the sidecar, the build's precompressed br variant, ETag and Last-Modified), so both send the same answer. Each round measures the sidecar, then nginx; the ratio is taken within a round. CPU per answered 304: of the server (/proc; nginx's master and worker; in brackets the kernel part) and of the load generator (autocannon, in the bench process).",
     "",
     table(
       [
@@ -347,31 +348,41 @@ async function reviewsJsonSection(sidecar: SidecarProcess, dist: string, n: numb
   );
 }
 
-async function startNginx(dist: string): Promise<{ url: string; pids: () => number[]; stop: () => void } | undefined> {
-  if (!existsSync("/usr/sbin/nginx")) {
-    log("installing nginx-light");
+/**
+ * nginx as the project configures it (npm run nginx-config -- --standalone: the sidecar's headers on every
+ * static file, the build's precompressed siblings, its validators), so both sides send the same answer.
+ */
+async function startNginx(
+  dist: string,
+  upstream: string,
+): Promise<{ url: string; pids: () => number[]; stop: () => void } | undefined> {
+  const brotli = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  if (!existsSync("/usr/sbin/nginx") || !existsSync(brotli)) {
+    log("installing nginx-light and its brotli_static module");
+    const install = "apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static >/dev/null";
     const apt = spawnSync(
       "bash",
       [
         "-c",
-        "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null)",
+        `DEBIAN_FRONTEND=noninteractive ${install} 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${install})`,
       ],
       { stdio: "inherit" },
     );
-    if (apt.status !== 0 || !existsSync("/usr/sbin/nginx")) return undefined;
+    if (apt.status !== 0 || !existsSync("/usr/sbin/nginx") || !existsSync(brotli)) return undefined;
   }
   const prefix = join(WORK, "nginx");
   await rm(prefix, { recursive: true, force: true });
-  await mkdir(join(prefix, "logs"), { recursive: true });
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  await writeFile(
-    join(prefix, "nginx.conf"),
-    `worker_processes 1; daemon off; error_log ${prefix}/logs/error.log; pid ${prefix}/nginx.pid;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; etag on; types { application/json json; }
-  server { listen 127.0.0.1:${port}; root ${dist}; } }`,
+  await mkdir(prefix, { recursive: true });
+  const port = await freePort();
+  const args = ["--standalone", "--root", dist, "--upstream", upstream, "--listen", `127.0.0.1:${port}`];
+  const config = await nginxConfig(args, { BASE_URL: BASE });
+  if (config.code !== 0) throw new Error(`npm run nginx-config failed: ${config.stderr}`);
+  await writeFile(join(prefix, "nginx.conf"), config.stdout);
+  const child = spawn(
+    "/usr/sbin/nginx",
+    ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", "stderr", "-g", `daemon off; pid ${prefix}/nginx.pid;`],
+    { stdio: "ignore" },
   );
-  const child = spawn("/usr/sbin/nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf")], { stdio: "ignore" });
   await until(
     "nginx",
     async () => (await fetch(`http://127.0.0.1:${port}/reviews.json`, { method: "HEAD" }).catch(() => undefined))?.ok,
