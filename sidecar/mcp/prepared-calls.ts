@@ -93,14 +93,15 @@ const idOf = (token: string): RpcId => (token.charCodeAt(0) === 0x22 ? token.sli
 /**
  * What a body without its id parsed to: the era and the kept answer's key. Keyed by the variant headers and the
  * body with its id token cut out, so a client that numbers its calls finds it too. Bounded like the encoding
- * memo: more distinct bodies than this, and it starts over.
+ * memo: more distinct bodies than MEMO_ENTRIES, and it starts over; bodies over MEMO_MAX_BODY characters are not
+ * remembered (a tools/call is a few hundred), so it holds a few MB at most.
  */
 interface Parsed {
   era: "modern" | "legacy";
   key: string;
 }
 const MEMO_ENTRIES = 1024;
-const MEMO_MAX_BODY = 4096;
+const MEMO_MAX_BODY = 2048;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
