@@ -2,7 +2,7 @@
 // eras, and a soak of many requests in one legacy session with the sidecar's RSS sampled along the way.
 // Loopback only.
 import { Agent, request } from "undici";
-import type { LoadResult } from "./lib/load.ts";
+import { type LoadResult, type LoadTarget, load, measureRounds } from "./lib/load.ts";
 import { rssMb } from "./lib/rss.ts";
 
 export const MODERN_META = {
@@ -54,23 +54,26 @@ const searchCall = (args: Record<string, unknown>, meta?: object) =>
     params: { name: "search_reviews", arguments: args, ...(meta ? { _meta: meta } : {}) },
   });
 
-type Measure = (
-  url: string,
-  extra?: Partial<Parameters<typeof import("./lib/load.ts").load>[0]>,
-) => Promise<LoadResult>;
-
-/** tools/call search_reviews in both eras against GET /api/reviews/search with the same filters. */
-export async function mcpAgainstRest(url: string, measure: Measure, args: Record<string, string | number>) {
-  const legacyHeaders = await legacySession(url);
-  const legacy = await measure(`${url}/mcp`, { method: "POST", headers: legacyHeaders, body: searchCall(args) });
-  const modern = await measure(`${url}/mcp`, {
-    method: "POST",
-    headers: modernHeaders("tools/call", "search_reviews"),
-    body: searchCall(args, MODERN_META),
-  });
+/** The three targets: tools/call search_reviews in both eras and GET /api/reviews/search with the same filters. */
+export async function mcpTargets(url: string, args: Record<string, string | number>, serverPids: number[] = []) {
   const qs = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]));
-  const rest = await measure(`${url}/api/reviews/search?${qs}`);
-  return { legacy, modern, rest };
+  return {
+    rest: { url: `${url}/api/reviews/search?${qs}`, serverPids },
+    legacy: {
+      url: `${url}/mcp`,
+      method: "POST" as const,
+      headers: await legacySession(url),
+      body: searchCall(args),
+      serverPids,
+    },
+    modern: {
+      url: `${url}/mcp`,
+      method: "POST" as const,
+      headers: modernHeaders("tools/call", "search_reviews"),
+      body: searchCall(args, MODERN_META),
+      serverPids,
+    },
+  } satisfies Record<string, LoadTarget>;
 }
 
 export interface SoakSample {
@@ -114,26 +117,46 @@ export async function mcpSoak(url: string, pid: number | undefined, total = 30_0
 type Table = (head: string[], rows: (string | number)[][]) => string;
 type Fmt = (x: number, d?: number) => string;
 
-/** RESULTS.md section: MCP search in both eras against the REST search. */
-export async function mcpSearchReport(url: string, measure: Measure, h: { table: Table; fmt: Fmt }) {
-  const args = { rating: 5, limit: 20 };
-  const { legacy, modern, rest } = await mcpAgainstRest(url, measure, args);
-  const row = (name: string, r: LoadResult) => [
+/**
+ * RESULTS.md section: MCP search in both eras against the REST search, in rounds (measureRounds: the ratios are
+ * taken within a round), with the sidecar's and the load generator's CPU per request.
+ */
+export async function mcpSearchReport(
+  url: string,
+  pid: number,
+  runs: { rounds: number; durationS: number },
+  h: { table: Table; fmt: Fmt },
+) {
+  const targets = await mcpTargets(url, { rating: 5, limit: 20 }, [pid]);
+  for (const t of Object.values(targets)) await load({ ...t, durationS: 1 }); // warm-up: first sights prepared
+  const r = await measureRounds(targets, "rest", runs.rounds, runs.durationS);
+  const row = (name: string, x: LoadResult & { ratio: number }) => [
     name,
-    h.fmt(r.rps, 0),
-    `${h.fmt(r.rps / rest.rps, 2)}x`,
-    h.fmt(r.p50),
-    h.fmt(r.p99),
-    r.non2xx + r.errors,
+    h.fmt(x.rps, 0),
+    `${h.fmt(x.ratio, 2)}x`,
+    h.fmt(x.p50),
+    h.fmt(x.p99),
+    `${h.fmt(x.serverUs, 1)} (${h.fmt(x.serverSystemUs, 1)})`,
+    h.fmt(x.clientUs, 1),
+    x.non2xx + x.errors,
   ];
   return [
-    "## MCP tools/call search_reviews against the REST search (rating=5, limit=20)",
+    `## MCP tools/call search_reviews against the REST search (rating=5, limit=20; ${runs.rounds} rounds of ${runs.durationS} s each, medians)`,
     "",
-    "Aim (issue 15): MCP >= 0.6x REST. 2026-07-28: one request with the `_meta` envelope and routing headers, no session. 2025-11-25: inside one session.",
+    "Aim (issue 15): MCP >= 0.6x REST. 2026-07-28: one request with the `_meta` envelope and routing headers, no session. 2025-11-25: inside one session. Each round measures REST, 2025-11-25 and 2026-07-28 one after the other; the ratio is taken within a round. CPU per answered request of the sidecar (/proc; in brackets its kernel part) and of the load generator (autocannon, in the bench process): both share the machine's two cores, and the load generator's cost grows with the body it reads.",
     "",
     h.table(
-      ["endpoint", "req/s", "of REST", "p50 ms", "p99 ms", "errors"],
-      [row("MCP 2026-07-28 (stateless)", modern), row("MCP 2025-11-25 (session)", legacy), row("REST", rest)],
+      [
+        "endpoint",
+        "req/s",
+        "of REST",
+        "p50 ms",
+        "p99 ms",
+        "sidecar CPU us/req (kernel)",
+        "load generator CPU us/req",
+        "errors",
+      ],
+      [row("MCP 2026-07-28 (stateless)", r.modern), row("MCP 2025-11-25 (session)", r.legacy), row("REST", r.rest)],
     ),
     "",
   ];
@@ -166,11 +189,8 @@ export async function mcpSoakReport(
   ];
 }
 
-// Alone: `node bench/mcp.ts <dist> [seconds=2] [rounds=5]` measures MCP search in both eras against REST on
-// one sidecar: each round measures REST, 2025-11-25 and 2026-07-28 one after the other for `seconds` each, and
-// the ratios are taken within a round (on a shared, loaded machine, neighbouring slices see the same load),
-// then the median over the rounds. Also the sidecar's CPU time per answered request (from /proc, so the load
-// generator and other processes do not count): less disturbed by a loaded machine than throughput.
+// Alone: `node bench/mcp.ts <dist> [seconds=2] [rounds=5]` prints the section above for one sidecar on `dist`
+// (or `npm run bench -- --only=mcp --dist=<dist>`, which takes the bench's durations).
 // MCP_BENCH_CPU_PROF=<dir>: the sidecar writes a CPU profile there on exit.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { createServer } = await import("node:net");
@@ -178,13 +198,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { mkdtemp } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
   const { startSidecarProcess } = await import("../tests/helpers/sidecar-process.ts");
-  const { load, median } = await import("./lib/load.ts");
-  const { readFileSync } = await import("node:fs");
-  /** CPU seconds (user + system) the process has used, from /proc (Linux). */
-  const cpuSeconds = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
   const [dist, seconds = "2", rounds = "5"] = process.argv.slice(2);
   const port = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, "127.0.0.1", () => {
@@ -202,40 +215,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {}),
   });
   try {
-    const url = sidecar.url;
-    const args = { rating: 5, limit: 20 };
-    const targets = {
-      rest: { url: `${url}/api/reviews/search?rating=5&limit=20` },
-      legacy: { url: `${url}/mcp`, method: "POST" as const, headers: await legacySession(url), body: searchCall(args) },
-      modern: {
-        url: `${url}/mcp`,
-        method: "POST" as const,
-        headers: modernHeaders("tools/call", "search_reviews"),
-        body: searchCall(args, MODERN_META),
-      },
-    };
-    for (const t of Object.values(targets)) await load({ ...t, durationS: 1 }); // warm-up
-    type Key = keyof typeof targets;
-    const runs: Record<Key, LoadResult[]> = { rest: [], legacy: [], modern: [] };
-    const cpu: Record<Key, number[]> = { rest: [], legacy: [], modern: [] };
-    const pid = sidecar.child.pid as number;
-    for (let i = 0; i < Number(rounds); i++)
-      for (const [k, t] of Object.entries(targets) as [Key, (typeof targets)[Key]][]) {
-        const before = cpuSeconds(pid);
-        const r = await load({ ...t, durationS: Number(seconds) });
-        runs[k].push(r);
-        cpu[k].push(((cpuSeconds(pid) - before) * 1e6) / (r.rps * Number(seconds)));
-      }
-    for (const [k, rs] of Object.entries(runs) as [Key, LoadResult[]][]) {
-      const ratios = rs.map((r, i) => r.rps / runs.rest[i].rps);
-      const us = median(cpu[k]);
-      const rps = median(rs.map((r) => r.rps)).toFixed(0);
-      const rounds = ratios.map((x) => x.toFixed(2)).join(" ");
-      const errors = rs.reduce((n, r) => n + r.non2xx + r.errors, 0);
-      console.log(
-        `${k.padEnd(7)} ${rps.padStart(6)} req/s  ${median(ratios).toFixed(2)}x REST (rounds ${rounds})  p50 ${median(rs.map((r) => r.p50))} ms  p99 ${median(rs.map((r) => r.p99))} ms  errors ${errors}  sidecar CPU ${us.toFixed(0)} us/request (REST/this ${(median(cpu.rest) / us).toFixed(2)})`,
-      );
-    }
+    const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
+    const table = (head: string[], rows: (string | number)[][]) =>
+      [`| ${head.join(" | ")} |`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+    const runs = { rounds: Number(rounds), durationS: Number(seconds) };
+    console.log((await mcpSearchReport(sidecar.url, sidecar.child.pid as number, runs, { table, fmt })).join("\n"));
   } finally {
     await sidecar.stop();
   }

@@ -1,5 +1,8 @@
-// npm run bench [-- --quick]: build, HTTP, MCP, hub and memory measurements, each against a baseline
-// measured in the same run; writes bench/RESULTS.md. Loopback only.
+// npm run bench [-- --quick] [-- --only=<sections> [--dist=<dir>]]: build, HTTP, MCP, hub and memory
+// measurements, each against a baseline measured in the same run; writes bench/RESULTS.md. Loopback only.
+// --only runs the named sections alone (comma-separated: build, search, since, reviews.json, mcp, process,
+// soak, fanout, abuse, hub) and prints their tables without writing RESULTS.md; --dist=<dir> measures that
+// build (e.g. a dist of 100,000 reviews built before) instead of generating content and building it.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -10,19 +13,29 @@ import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
 import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
+import { nginxConfig } from "../tests/helpers/nginx.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
 import { generateContent } from "./generate.ts";
 import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
-import { type LoadResult, load, median, medianOf } from "./lib/load.ts";
+import { childPids } from "./lib/cpu.ts";
+import { type LoadResult, load, measureRounds, median, medianOf } from "./lib/load.ts";
 import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
 import { reloadBench } from "./reload.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const WORK = join(ROOT, "bench/.work");
 const quick = process.argv.includes("--quick");
+const argValue = (name: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) as string | undefined;
+const SECTIONS = ["build", "search", "since", "reviews.json", "mcp", "process", "soak", "fanout", "abuse", "hub"];
+const only = argValue("only")?.split(",");
+const unknown = only?.filter((s) => !SECTIONS.includes(s)) ?? [];
+if (unknown.length) throw new Error(`--only: no section ${unknown.join(", ")} (sections: ${SECTIONS.join(", ")})`);
+const wanted = (section: string) => only === undefined || only.includes(section);
+const givenDist = argValue("dist");
 const SIZES = quick ? [1000, 10000] : [1000, 10000, 100000];
 const RUNS = quick ? 1 : 3;
 const DURATION = quick ? 2 : 5;
@@ -165,6 +178,7 @@ async function buildBench(): Promise<Map<number, string>> {
 
 // 2. HTTP at the largest size -----------------------------------------------------------------------------
 async function httpBench(dist: string, n: number) {
+  if (!["search", "since", "reviews.json", "mcp"].some(wanted)) return;
   // LOG_LEVEL=warn: no request log lines while measuring (the baseline logs nothing either).
   const sidecar = await startSidecarProcess({
     DIST_DIR: dist,
@@ -174,155 +188,207 @@ async function httpBench(dist: string, n: number) {
     PORT: String(await freePort()),
   });
   try {
-    const dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
-    const tech = dataset.business.technicians[0].id;
-    const searches: [string, string][] = [
-      ["no filter", ""],
-      ["rating=5", "rating=5"],
-      ["query, common word", "query=great"],
-      ["query, rare word", "query=grinding"],
-      ["since+until range", "since=2020-01-01&until=2020-03-31"],
-      ["technician", `mentions_technician=${tech}`],
-    ];
-    const rows: (string | number)[][] = [];
-    for (const [name, qs] of searches) {
-      const url = `${sidecar.url}/api/reviews/search?${qs}`;
-      const size = (await (await fetch(url)).arrayBuffer()).byteLength;
-      log(`search ${name}`);
-      const ours = await measure(url);
-      const baseline = await startBaseline(size);
-      const base = await measure(baseline.url);
-      baseline.child.kill();
-      rows.push([
-        name,
-        size,
-        fmt(ours.rps, 0),
-        fmt(ours.p50),
-        fmt(ours.p99),
-        fmt(base.rps, 0),
-        `${fmt(ours.rps / base.rps, 2)}x`,
-        ours.non2xx + ours.errors,
-      ]);
+    if (wanted("search")) await searchSection(sidecar.url, dist, n);
+    if (wanted("since")) await sinceSection(sidecar.url);
+    if (wanted("reviews.json")) await reviewsJsonSection(sidecar, dist, n);
+    if (wanted("mcp")) {
+      log("MCP vs REST");
+      const runs = { rounds: RUNS, durationS: DURATION };
+      report.push(...(await mcpSearchReport(sidecar.url, sidecar.child.pid as number, runs, { table, fmt })));
     }
-    report.push(
-      `## Search at ${n} reviews (16 connections, ${DURATION} s x ${RUNS} runs, medians)`,
-      "",
-      "Baseline: a bare node:http server answering a precomputed body of the same size.",
-      "",
-      table(["filter", "body bytes", "req/s", "p50 ms", "p99 ms", "baseline req/s", "ratio", "errors"], rows),
-      "",
-    );
-
-    const sinceUrl = `${sidecar.url}/api/reviews/since/2026-10-01`;
-    const etag = (await fetch(sinceUrl)).headers.get("etag") as string;
-    log("since");
-    const since200 = await measure(sinceUrl);
-    const since304 = await measure(sinceUrl, { headers: { "If-None-Match": etag } });
-    const empty = await startBaseline(0);
-    const base0 = await measure(empty.url);
-    empty.child.kill();
-    report.push(
-      "## Since",
-      "",
-      table(
-        ["request", "req/s", "p50 ms", "p99 ms", "ratio to bare node:http (empty body)"],
-        [
-          [
-            "since 2026-10-01, 200",
-            fmt(since200.rps, 0),
-            fmt(since200.p50),
-            fmt(since200.p99),
-            `${fmt(since200.rps / base0.rps, 2)}x`,
-          ],
-          [
-            "same with matching If-None-Match, 304",
-            fmt(since304.rps, 0),
-            fmt(since304.p50),
-            fmt(since304.p99),
-            `${fmt(since304.rps / base0.rps, 2)}x`,
-          ],
-          ["bare node:http baseline", fmt(base0.rps, 0), fmt(base0.p50), fmt(base0.p99), "1.00x"],
-        ],
-      ),
-      "",
-    );
-
-    log("reviews.json vs nginx");
-    const datasetUrl = `${sidecar.url}/reviews.json`;
-    const dEtag = (await fetch(datasetUrl, { headers: { "Accept-Encoding": "br" } })).headers.get("etag") as string;
-    const ours200 = await measure(datasetUrl, { headers: { "Accept-Encoding": "br" }, connections: 4 });
-    const ours304 = await measure(datasetUrl, { headers: { "Accept-Encoding": "br", "If-None-Match": dEtag } });
-    const nginx = await startNginx(dist);
-    let nginxRows: (string | number)[][] = [["nginx", "not available", "", "", ""]];
-    if (nginx) {
-      const nUrl = `${nginx.url}/reviews.json`;
-      const nEtag = (await fetch(nUrl, { headers: { "Accept-Encoding": "br" } })).headers.get("etag") as string;
-      const n200 = await measure(nUrl, { headers: { "Accept-Encoding": "br" }, connections: 4 });
-      const n304 = await measure(nUrl, { headers: { "Accept-Encoding": "br", "If-None-Match": nEtag } });
-      nginx.stop();
-      nginxRows = [
-        [
-          "200 (br)",
-          fmt(ours200.rps, 1),
-          fmt(n200.rps, 1),
-          `${fmt(ours200.rps / n200.rps, 2)}x`,
-          `${fmt(ours200.p99)} / ${fmt(n200.p99)}`,
-        ],
-        [
-          "304",
-          fmt(ours304.rps, 0),
-          fmt(n304.rps, 0),
-          `${fmt(ours304.rps / n304.rps, 2)}x`,
-          `${fmt(ours304.p99)} / ${fmt(n304.p99)}`,
-        ],
-      ];
-    }
-    report.push(
-      `## GET /reviews.json at ${n} reviews: sidecar against nginx serving the same files`,
-      "",
-      "nginx-light from Debian with `gzip_static`/precompressed files off (it serves the identity bytes; the sidecar serves the precompressed br variant when asked), ETag on.",
-      "",
-      table(["response", "sidecar req/s", "nginx req/s", "ratio", "p99 ms sidecar / nginx"], nginxRows),
-      "",
-    );
-
-    log("MCP vs REST");
-    report.push(...(await mcpSearchReport(sidecar.url, measure, { table, fmt })));
   } finally {
     await sidecar.stop();
   }
 }
 
-async function startNginx(dist: string): Promise<{ url: string; stop: () => void } | undefined> {
-  if (!existsSync("/usr/sbin/nginx")) {
-    log("installing nginx-light");
+async function searchSection(url: string, dist: string, n: number) {
+  const dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
+  const tech = dataset.business.technicians[0].id;
+  const searches: [string, string][] = [
+    ["no filter", ""],
+    ["rating=5", "rating=5"],
+    ["query, common word", "query=great"],
+    ["query, rare word", "query=grinding"],
+    ["since+until range", "since=2020-01-01&until=2020-03-31"],
+    ["technician", `mentions_technician=${tech}`],
+  ];
+  const rows: (string | number)[][] = [];
+  for (const [name, qs] of searches) {
+    const searchUrl = `${url}/api/reviews/search?${qs}`;
+    const size = (await (await fetch(searchUrl)).arrayBuffer()).byteLength;
+    log(`search ${name}`);
+    const ours = await measure(searchUrl);
+    const baseline = await startBaseline(size);
+    const base = await measure(baseline.url);
+    baseline.child.kill();
+    rows.push([
+      name,
+      size,
+      fmt(ours.rps, 0),
+      fmt(ours.p50),
+      fmt(ours.p99),
+      fmt(base.rps, 0),
+      `${fmt(ours.rps / base.rps, 2)}x`,
+      ours.non2xx + ours.errors,
+    ]);
+  }
+  report.push(
+    `## Search at ${n} reviews (16 connections, ${DURATION} s x ${RUNS} runs, medians)`,
+    "",
+    "Baseline: a bare node:http server answering a precomputed body of the same size.",
+    "",
+    table(["filter", "body bytes", "req/s", "p50 ms", "p99 ms", "baseline req/s", "ratio", "errors"], rows),
+    "",
+  );
+}
+
+async function sinceSection(url: string) {
+  const sinceUrl = `${url}/api/reviews/since/2026-10-01`;
+  const etag = (await fetch(sinceUrl)).headers.get("etag") as string;
+  log("since");
+  const since200 = await measure(sinceUrl);
+  const since304 = await measure(sinceUrl, { headers: { "If-None-Match": etag } });
+  const empty = await startBaseline(0);
+  const base0 = await measure(empty.url);
+  empty.child.kill();
+  report.push(
+    "## Since",
+    "",
+    table(
+      ["request", "req/s", "p50 ms", "p99 ms", "ratio to bare node:http (empty body)"],
+      [
+        [
+          "since 2026-10-01, 200",
+          fmt(since200.rps, 0),
+          fmt(since200.p50),
+          fmt(since200.p99),
+          `${fmt(since200.rps / base0.rps, 2)}x`,
+        ],
+        [
+          "same with matching If-None-Match, 304",
+          fmt(since304.rps, 0),
+          fmt(since304.p50),
+          fmt(since304.p99),
+          `${fmt(since304.rps / base0.rps, 2)}x`,
+        ],
+        ["bare node:http baseline", fmt(base0.rps, 0), fmt(base0.p50), fmt(base0.p99), "1.00x"],
+      ],
+    ),
+    "",
+  );
+}
+
+async function reviewsJsonSection(sidecar: SidecarProcess, dist: string, n: number) {
+  log("reviews.json vs nginx");
+  const br = { "Accept-Encoding": "br" };
+  const datasetUrl = `${sidecar.url}/reviews.json`;
+  const dEtag = (await fetch(datasetUrl, { headers: br })).headers.get("etag") as string;
+  const nginx = await startNginx(dist, new URL(sidecar.url).host);
+  if (!nginx) {
+    report.push(`## GET /reviews.json at ${n} reviews: nginx not available`, "");
+    return;
+  }
+  const nUrl = `${nginx.url}/reviews.json`;
+  const nEtag = (await fetch(nUrl, { headers: br })).headers.get("etag") as string;
+  // In rounds (sidecar, then nginx): the ratio of each round, then the median (bench/lib/load.ts).
+  const ok = await measureRounds(
+    { ours: { url: datasetUrl, headers: br, connections: 4 }, nginx: { url: nUrl, headers: br, connections: 4 } },
+    "nginx",
+    RUNS,
+    DURATION,
+  );
+  const notModified = await measureRounds(
+    {
+      ours: { url: datasetUrl, headers: { ...br, "If-None-Match": dEtag }, serverPids: [sidecar.child.pid as number] },
+      nginx: { url: nUrl, headers: { ...br, "If-None-Match": nEtag }, serverPids: nginx.pids() },
+    },
+    "nginx",
+    RUNS,
+    DURATION,
+  );
+  nginx.stop();
+  const cpu = (r: LoadResult) => `${fmt(r.serverUs)} (${fmt(r.serverSystemUs)}) / ${fmt(r.clientUs)}`;
+  report.push(
+    `## GET /reviews.json at ${n} reviews: sidecar against nginx serving the same files (${RUNS} rounds of ${DURATION} s, medians)`,
+    "",
+    "nginx-light from Debian with the project's own configuration (`npm run nginx-config -- --standalone`: the same headers as the sidecar, the build's precompressed br variant, ETag and Last-Modified), so both send the same answer. Each round measures the sidecar, then nginx; the ratio is taken within a round. CPU per answered 304: of the server (/proc; nginx's master and worker; in brackets the kernel part) and of the load generator (autocannon, in the bench process).",
+    "",
+    table(
+      [
+        "response",
+        "sidecar req/s",
+        "nginx req/s",
+        "ratio",
+        "p99 ms sidecar / nginx",
+        "CPU us/req sidecar (kernel) / load generator",
+        "CPU us/req nginx (kernel) / load generator",
+      ],
+      [
+        [
+          "200 (br)",
+          fmt(ok.ours.rps, 1),
+          fmt(ok.nginx.rps, 1),
+          `${fmt(ok.ours.ratio, 2)}x`,
+          `${fmt(ok.ours.p99)} / ${fmt(ok.nginx.p99)}`,
+          "",
+          "",
+        ],
+        [
+          "304",
+          fmt(notModified.ours.rps, 0),
+          fmt(notModified.nginx.rps, 0),
+          `${fmt(notModified.ours.ratio, 2)}x`,
+          `${fmt(notModified.ours.p99)} / ${fmt(notModified.nginx.p99)}`,
+          cpu(notModified.ours),
+          cpu(notModified.nginx),
+        ],
+      ],
+    ),
+    "",
+  );
+}
+
+/**
+ * nginx as the project configures it (npm run nginx-config -- --standalone: the sidecar's headers on every
+ * static file, the build's precompressed siblings, its validators), so both sides send the same answer.
+ */
+async function startNginx(
+  dist: string,
+  upstream: string,
+): Promise<{ url: string; pids: () => number[]; stop: () => void } | undefined> {
+  const brotli = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  if (!existsSync("/usr/sbin/nginx") || !existsSync(brotli)) {
+    log("installing nginx-light and its brotli_static module");
+    const install = "apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static >/dev/null";
     const apt = spawnSync(
       "bash",
       [
         "-c",
-        "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null)",
+        `DEBIAN_FRONTEND=noninteractive ${install} 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${install})`,
       ],
       { stdio: "inherit" },
     );
-    if (apt.status !== 0 || !existsSync("/usr/sbin/nginx")) return undefined;
+    if (apt.status !== 0 || !existsSync("/usr/sbin/nginx") || !existsSync(brotli)) return undefined;
   }
   const prefix = join(WORK, "nginx");
   await rm(prefix, { recursive: true, force: true });
-  await mkdir(join(prefix, "logs"), { recursive: true });
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  await writeFile(
-    join(prefix, "nginx.conf"),
-    `worker_processes 1; daemon off; error_log ${prefix}/logs/error.log; pid ${prefix}/nginx.pid;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; etag on; types { application/json json; }
-  server { listen 127.0.0.1:${port}; root ${dist}; } }`,
+  await mkdir(prefix, { recursive: true });
+  const port = await freePort();
+  const args = ["--standalone", "--root", dist, "--upstream", upstream, "--listen", `127.0.0.1:${port}`];
+  const config = await nginxConfig(args, { BASE_URL: BASE });
+  if (config.code !== 0) throw new Error(`npm run nginx-config failed: ${config.stderr}`);
+  await writeFile(join(prefix, "nginx.conf"), config.stdout);
+  const child = spawn(
+    "/usr/sbin/nginx",
+    ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", "stderr", "-g", `daemon off; pid ${prefix}/nginx.pid;`],
+    { stdio: "ignore" },
   );
-  const child = spawn("/usr/sbin/nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf")], { stdio: "ignore" });
   await until(
     "nginx",
     async () => (await fetch(`http://127.0.0.1:${port}/reviews.json`, { method: "HEAD" }).catch(() => undefined))?.ok,
   );
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  const pid = child.pid as number;
+  return { url: `http://127.0.0.1:${port}`, pids: () => [pid, ...childPids(pid)], stop: () => child.kill() };
 }
 
 // 3. Memory, start and hot reload per size (bench/reload.ts) -------------------------------------------------
@@ -477,14 +543,27 @@ async function mcpSoakBench(dist: string) {
 
 await mkdir(WORK, { recursive: true });
 const started = new Date();
-const dists = await buildBench();
-const largest = Math.max(...SIZES);
+// --dist: that build stands for every size (labelled with its review count), nothing is generated or built.
+const dists = givenDist
+  ? new Map([
+      [
+        (JSON.parse(await readFile(join(givenDist, ".build-manifest.json"), "utf8")) as { review_count: number })
+          .review_count,
+        givenDist,
+      ],
+    ])
+  : await buildBench();
+const sizes = [...dists.keys()];
+const largest = Math.max(...sizes);
+const smallest = Math.min(...sizes);
 await httpBench(dists.get(largest) as string, largest);
-await processBench(dists);
-await mcpSoakBench(dists.get(Math.min(...SIZES)) as string);
-await fanoutBench();
-report.push(...(await pipelineAbuseBench(dists.get(10000) as string, 10000, await freePort())));
-report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), log })));
+if (wanted("process")) await processBench(dists);
+if (wanted("soak")) await mcpSoakBench(dists.get(smallest) as string);
+if (wanted("fanout")) await fanoutBench();
+const abuseSize = dists.has(10000) ? 10000 : smallest;
+if (wanted("abuse"))
+  report.push(...(await pipelineAbuseBench(dists.get(abuseSize) as string, abuseSize, await freePort())));
+if (wanted("hub")) report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), log })));
 const header = [
   "# Benchmark results",
   "",
@@ -492,5 +571,7 @@ const header = [
   "Absolute numbers on this shared machine are noisy; read the ratios against the baselines measured in the same run.",
   "",
 ];
-await writeFile(join(ROOT, "bench/RESULTS.md"), `${[...header, ...report].join("\n")}\n`);
+// A partial run (--only, --dist) prints its tables and leaves RESULTS.md, the record of a full run, as it is.
+if (only === undefined && givenDist === undefined)
+  await writeFile(join(ROOT, "bench/RESULTS.md"), `${[...header, ...report].join("\n")}\n`);
 console.log([...header, ...report].join("\n"));

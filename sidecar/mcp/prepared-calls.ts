@@ -47,6 +47,62 @@ interface Candidate {
 const CANDIDATE = Symbol("mcpCandidate");
 type Marked = IncomingMessage & { [CANDIDATE]?: Candidate };
 
+/**
+ * Where a body's id is, when it is a plain token in one of the two places clients put it: right after
+ * `{"jsonrpc":"2.0","id":` (JSON.stringify of {jsonrpc, id, ...}) or as the last member, `,"id":<id>}` (the SDK
+ * client's order). A plain token: an integer of at most 15 digits, or a string without escapes or control
+ * characters, so that any other plain token in its place leaves the text valid JSON with only the id changed.
+ */
+const ID_FIRST = '{"jsonrpc":"2.0","id":';
+const ID_LAST = ',"id":';
+export function idToken(text: string): { start: number; end: number } | undefined {
+  if (text.startsWith(ID_FIRST)) {
+    const start = ID_FIRST.length;
+    const end = tokenEnd(text, start);
+    return end !== undefined && text.charCodeAt(end) === 0x2c /* , */ ? { start, end } : undefined;
+  }
+  if (text.charCodeAt(text.length - 1) !== 0x7d /* } */) return undefined;
+  const at = text.lastIndexOf(ID_LAST);
+  if (at === -1) return undefined;
+  const start = at + ID_LAST.length;
+  const end = tokenEnd(text, start);
+  return end === text.length - 1 ? { start, end } : undefined;
+}
+
+/** The end of the plain id token at `start` (see idToken), or undefined. */
+function tokenEnd(text: string, start: number): number | undefined {
+  let i = start;
+  if (text.charCodeAt(i) === 0x22 /* " */) {
+    for (i++; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) return i + 1;
+      if (c < 0x20 || c === 0x5c /* \ */) return undefined;
+    }
+    return undefined;
+  }
+  if (text.charCodeAt(i) === 0x2d /* - */) i++;
+  const digits = i;
+  while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+  const n = i - digits;
+  if (n === 0 || n > 15 || (n > 1 && text.charCodeAt(digits) === 0x30)) return undefined;
+  return i;
+}
+
+const idOf = (token: string): RpcId => (token.charCodeAt(0) === 0x22 ? token.slice(1, -1) : Number(token));
+
+/**
+ * What a body without its id parsed to: the era and the kept answer's key. Keyed by the variant headers and the
+ * body with its id token cut out, so a client that numbers its calls finds it too. Bounded like the encoding
+ * memo: more distinct bodies than MEMO_ENTRIES, and it starts over; bodies over MEMO_MAX_BODY characters are not
+ * remembered (a tools/call is a few hundred), so it holds a few MB at most.
+ */
+interface Parsed {
+  era: "modern" | "legacy";
+  key: string;
+}
+const MEMO_ENTRIES = 1024;
+const MEMO_MAX_BODY = 2048;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The message when it is a lone tools/call this lane may answer: an id that reads back the same, plain params. */
@@ -77,14 +133,30 @@ export interface PreparedCallsDeps {
 export function preparedCalls(deps: PreparedCallsDeps) {
   const { store, logger } = deps;
   const logging = logger.isLevelEnabled("info");
-  const keyOf = (req: IncomingMessage, era: string, params: Record<string, unknown>) => {
-    // A header value holds no line break: one line per header, "-" when it is absent.
-    let key = `answer\n${era}\n`;
+  /** The variant headers, one line each ("-" when absent; a header value holds no line break). */
+  const variantOf = (req: IncomingMessage) => {
+    let lines = "";
     for (const name of VARIANT_HEADERS) {
       const v = req.headers[name];
-      key += v === undefined ? "-\n" : `=${v}\n`;
+      lines += v === undefined ? "-\n" : `=${v}\n`;
     }
-    return key + JSON.stringify(params);
+    return lines;
+  };
+  const keyOf = (variant: string, era: string, params: Record<string, unknown>) =>
+    `answer\n${era}\n${variant}${JSON.stringify(params)}`;
+  const memo = new Map<string, Parsed>();
+  /** Remembers what `text` parsed to, when its id is a plain token that JSON.parse reads as the message's id. */
+  const remember = (memoKey: string, text: string, at: { start: number; end: number }, parsed: Parsed) => {
+    // A later "id" member would win over the token: the text with null in its place must read back null.
+    let check: unknown;
+    try {
+      check = JSON.parse(`${text.slice(0, at.start)}null${text.slice(at.end)}`);
+    } catch {
+      return;
+    }
+    if (!isRecord(check) || check.id !== null) return;
+    if (memo.size >= MEMO_ENTRIES) memo.clear();
+    memo.set(memoKey, parsed);
   };
 
   const send = (
@@ -112,28 +184,43 @@ export function preparedCalls(deps: PreparedCallsDeps) {
     if (!isPlainBody(req, MCP_MAX_BODY_BYTES) || !deps.hostAllowed(req)) return false;
     const started = logging ? process.hrtime.bigint() : 0n;
     readPlainBody(req, (text) => {
-      let value: unknown;
-      try {
-        value = text === undefined || text.charCodeAt(0) === 0xfeff ? undefined : JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
-      // The general path takes the parsed body as it is (jsonBody), whatever this lane does with it.
-      if (value !== undefined) keepParsedBody(req, value);
-      const message = plainCall(value);
-      if (!message) return general();
-      const era = deps.eraOf(req, message);
-      const key = keyOf(req, era, message.params);
+      const variant = variantOf(req);
+      const at = text !== undefined && text.length <= MEMO_MAX_BODY ? idToken(text) : undefined;
+      const memoKey = at && `${variant}${text?.slice(0, at.start)}\n${text?.slice(at.end)}`;
       const snapshot = store.current();
-      const kept = mcpCache.of(snapshot).get(key);
-      if (!kept || !("tail" in kept)) {
-        (req as Marked)[CANDIDATE] = { key, id: message.id, snapshot };
-        return general();
+      // A body seen before with any id: its kept answer without parsing it again.
+      const seen = memoKey === undefined ? undefined : memo.get(memoKey);
+      let kept = seen && mcpCache.of(snapshot).get(seen.key);
+      let id: RpcId;
+      let era: "modern" | "legacy";
+      if (seen && at && kept && "tail" in kept) {
+        id = idOf((text as string).slice(at.start, at.end));
+        era = seen.era;
+      } else {
+        let value: unknown;
+        try {
+          value = text === undefined || text.charCodeAt(0) === 0xfeff ? undefined : JSON.parse(text);
+        } catch {
+          value = undefined;
+        }
+        // The general path takes the parsed body as it is (jsonBody), whatever this lane does with it.
+        if (value !== undefined) keepParsedBody(req, value);
+        const message = plainCall(value);
+        if (!message) return general();
+        era = deps.eraOf(req, message);
+        const key = keyOf(variant, era, message.params);
+        if (memoKey !== undefined && at && !seen) remember(memoKey, text as string, at, { era, key });
+        kept = mcpCache.of(snapshot).get(key);
+        if (!kept || !("tail" in kept)) {
+          (req as Marked)[CANDIDATE] = { key, id: message.id, snapshot };
+          return general();
+        }
+        id = message.id;
       }
-      const id = message.id;
+      const tail = kept.tail;
       if (era === "modern") {
         deps.onRequest?.("tools/call", era);
-        return send(req, res, id, kept.tail, started, logging ? clientAddress(req) : undefined);
+        return send(req, res, id, tail, started, logging ? clientAddress(req) : undefined);
       }
       const session = req.headers["mcp-session-id"];
       const client = clientAddress(req) ?? req.socket.remoteAddress ?? "unknown";
@@ -142,7 +229,7 @@ export function preparedCalls(deps: PreparedCallsDeps) {
         (valid) => {
           if (!valid) return general();
           deps.onRequest?.("tools/call", era);
-          send(req, res, id, kept.tail, started, client);
+          send(req, res, id, tail, started, client);
         },
         () => general(),
       );

@@ -113,6 +113,15 @@ const call = (id: unknown, name: string, args: unknown, meta?: object) =>
     params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
   });
 
+/** A call as the SDK's client writes it: method and params first, then jsonrpc and id. */
+const sdkOrder = (id: unknown, name: string, args: unknown, meta?: object) =>
+  JSON.stringify({
+    method: "tools/call",
+    params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+    jsonrpc: "2.0",
+    id,
+  });
+
 test("repeated tools/call answers from the lane are the general path's: status, headers, bytes, logs, counts", async () => {
   const sessions = { lane: await session(lane), general: await session(general) };
   const legacy = (sessionId: string) => ({
@@ -151,6 +160,30 @@ test("repeated tools/call answers from the lane are the general path's: status, 
     ["progress token", (id) => call(id, "get_business", {}, { progressToken: 5 }), legacy, false],
     ["float id", () => call(1.5, "get_business", {}), legacy, false],
     ["extra params member", (id) => call(id, "get_business", {}).replace('"name"', '"x":1,"name"'), legacy, true],
+    // The lane remembers a body without its id (JSON.stringify's order: id second; the SDK client's: id last).
+    ["SDK client's member order", (id) => sdkOrder(id, "search_reviews", { rating: 2, limit: 2 }), legacy, true],
+    [
+      "modern, SDK client's member order",
+      (id) => sdkOrder(id, "search_reviews", { rating: 3 }, MODERN_META),
+      () => modern("search_reviews"),
+      true,
+    ],
+    // A later id member is the one JSON.parse keeps: the answer carries it, whatever the first says.
+    ["two id members", (id) => call(id, "get_business", {}).replace(/}$/, ',"id":"second"}'), legacy, true],
+    ["two id members, SDK order", (id) => sdkOrder(id, "get_business", {}).replace('{"', '{"id":0,"'), legacy, true],
+    [
+      "id-like text inside the arguments",
+      (id) => sdkOrder(id, "search_reviews", { query: 'x","id":7}' }),
+      legacy,
+      true,
+    ],
+    ["string id with an escape", (id) => call(`q\n${String(id)}`, "get_business", {}), legacy, true],
+    [
+      "id with leading zero",
+      (id) => call(7, "get_business", {}).replace('"id":7', `"id":0${String(id).length}`),
+      legacy,
+      false,
+    ],
     ["ping", (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }), legacy, false],
     ["batch", (id) => `[${call(id, "get_business", {})}]`, legacy, false],
     ["no session", (id) => call(id, "get_business", {}), () => JSON_HEADERS, false],
