@@ -14,7 +14,7 @@ export const urlLimit: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Every endpoint is public: any origin may read. (MCP still refuses foreign Origins on its own route.) */
+/** Every endpoint is public: any origin may read, /mcp included (sidecar/mcp/mcp-route.ts says why). */
 export function setCorsHeaders(res: ServerResponse): void {
   for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
 }

@@ -147,7 +147,9 @@ export function preparedCalls(deps: PreparedCallsDeps) {
   const memo = new Map<string, Parsed>();
   /** Remembers what `text` parsed to, when its id is a plain token that JSON.parse reads as the message's id. */
   const remember = (memoKey: string, text: string, at: { start: number; end: number }, parsed: Parsed) => {
-    // A later "id" member would win over the token: the text with null in its place must read back null.
+    // A later "id" member would win over the token: the text with null in its place must read back null. This
+    // check is sound only because callers remember a body whose parsed id is not null (a later `"id":null` would
+    // pass it otherwise); tests/unit/mcp-id-token.test.ts pins both conditions together.
     let check: unknown;
     try {
       check = JSON.parse(`${text.slice(0, at.start)}null${text.slice(at.end)}`);
