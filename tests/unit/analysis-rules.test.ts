@@ -227,4 +227,10 @@ describe("opinion rules", () => {
     assert.equal(label("Teresa was here by 10. Can't thank her enough."), "positive");
     assert.equal(label("money well spent"), "positive");
   });
+  test("praise in scare quotes is ironic ('a 'quick' job'); words quoted after a verb of speech are not", () => {
+    assert.equal(label("Such a 'quick' job: three visits and two weeks."), "negative");
+    assert.equal(label("Sure, 'fixed.' That's why I'm typing this in a coat."), "negative");
+    assert.deepEqual(aspectsOf("Their 'professional' crew smoked on our porch."), ["professionalism negative"]);
+    assert.equal(label('The tech said "no problem" and had it fixed in ten minutes.'), "positive");
+  });
 });

@@ -99,6 +99,37 @@ function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: Reado
   return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
 }
 
+// Scare quotes: praise of one to three words set in quotes ("a 'quick' job", "Sure, 'fixed.'", "the 'free'
+// estimate") is ironic, and says the opposite at least this strongly; words quoted after a verb of speech
+// ("he said 'no problem'", "told us it was 'an easy fix'") are reported, not ironic.
+const SCARE_QUOTED = -2;
+const SCARE_QUOTE_WORDS = 3;
+const SPEECH_REACH = 4;
+const QUOTE_OPEN = /(?<=^|[\s(])['"‘“](?=\p{L})/gu;
+const QUOTE_CLOSE = /(?<=[\p{L}.!?])['"’”](?![\p{L}\p{N}])/u;
+const SPEECH = new Set(["said", "says", "say", "saying", "told", "tells", "asked", "wrote", "replied", "answered"]);
+
+/** Positive hits set in scare quotes turned into criticism (a quote must open and close within a few words). */
+function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[] {
+  if (!/['"‘“]/.test(part) || !hits.some((h) => h.valence > 0)) return hits;
+  let out = hits;
+  for (const open of part.matchAll(QUOTE_OPEN)) {
+    const from = (open.index ?? 0) + 1;
+    const close = QUOTE_CLOSE.exec(part.slice(from, from + 40));
+    if (!close) continue;
+    const to = from + close.index;
+    const inside = tokens.filter((t) => t.start >= from && t.end <= to);
+    if (inside.length === 0 || inside.length > SCARE_QUOTE_WORDS) continue;
+    const first = tokens.indexOf(inside[0]);
+    const last = first + inside.length - 1;
+    if (tokens.slice(Math.max(0, first - SPEECH_REACH), first).some((t) => SPEECH.has(t.norm))) continue;
+    out = out.map((h) =>
+      h.valence > 0 && h.index >= first && h.index <= last ? { ...h, valence: Math.min(SCARE_QUOTED, -h.valence) } : h,
+    );
+  }
+  return out;
+}
+
 /** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
 function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
   const extra: Cue[] = [];
@@ -126,7 +157,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const sentenceOf = spanIndex(tokens, sentences(part));
     const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const hits = ellipticalNegation(
-      dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf),
+      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, breaks, unitOf),
       tokens,
       breaks,
       unitOf,
