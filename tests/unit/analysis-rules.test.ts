@@ -183,11 +183,19 @@ describe("opinion rules", () => {
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
   });
-  test("praise of the work answered by 'but' is not conceded away: the review is mixed", () => {
+  test("plain praise answered by 'but' is not conceded away unless the answer faults the job: mixed", () => {
     assert.equal(label("Great work, but it cost a fortune."), "mixed");
     assert.equal(label("Good job but took way too long"), "mixed");
-    assert.equal(label("Very polite, but it cost a fortune."), "negative");
+    assert.equal(label("Very polite, but it cost a fortune."), "mixed");
+    assert.equal(label("Great plumber but the office took four days to call us back."), "mixed");
     assert.equal(label("Friendly tech, but the repair didn't hold."), "negative");
+    assert.equal(label("Polite crew, but the work was sloppy and we had to call someone else."), "negative");
+    assert.equal(label("Service was okay but the price was too high."), "negative");
+  });
+  test("days and weeks taken are slow; a word that is also an intensifier intensifies ('super fast')", () => {
+    assert.deepEqual(aspectsOf("we waited two weeks for the part"), ["speed negative"]);
+    assert.deepEqual(aspectsOf("took them over a week"), ["speed negative"]);
+    assert.equal(label("super fast response but the bill was higher than I expected"), "mixed");
   });
   test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {
     assert.equal(label("Horrible smell in the basement and they found a broken vent pipe within minutes."), "positive");

@@ -166,9 +166,13 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const cues = withImpliedCues(findCues(tokens), scoped);
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
     const praisedWork = new Set<number>();
-    for (const [k, cue] of cues.entries())
-      if (polarities[k] === "positive" && cue.aspects.includes("workmanship")) praisedWork.add(clauseOf[cue.index]);
-    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork);
+    const faultedWork = new Set<number>();
+    for (const [k, cue] of cues.entries()) {
+      if (!cue.aspects.includes("workmanship")) continue;
+      if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
+      else if (polarities[k] === "negative") faultedWork.add(clauseOf[cue.index]);
+    }
+    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork, faultedWork);
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {

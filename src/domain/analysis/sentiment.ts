@@ -43,10 +43,15 @@ const spanPrepositions = new Set(spans.prepositions);
 const spanFillers = new Set(spans.fillers);
 const spanNumbers = new Set(spans.numbers);
 const spanUnits = new Set(spans.units);
+const slowVerbs = new Set(spans.slow_verbs);
+const slowFillers = new Set(spans.slow_fillers);
+const slowNumbers = new Set(spans.slow_numbers);
+const slowUnits = new Set(spans.slow_units);
 const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
 const STILL_NOT = -2.5;
 const AGAINST_EXPECTATION_REACH = 4;
 const QUICK_SPAN = 1.5;
+const SLOW_SPAN = -2;
 const RECOMMENDED_NAME = 2.5;
 
 /** Sentiment words and modifiers a misspelling may stand for. */
@@ -151,7 +156,10 @@ export function clauseHits(
         ? 0
         : (context?.valence ?? words.get(norm) ?? ratingValence(norm));
     const length = phrase ? phrase.length : 1;
-    if (value !== undefined && value !== 0) {
+    // "super fast": a word that is also an intensifier intensifies the sentiment word after it.
+    const intensifying =
+      !phrase && intensifiers.has(norm) && i + 1 <= unitEnd && words.has(tokens[i + 1].norm) && !neutral.has(norm);
+    if (value !== undefined && value !== 0 && !intensifying) {
       let v = value;
       if (i <= modifierUntil) v *= modifier;
       const hit: Hit = { index: i, length, valence: v };
@@ -232,6 +240,19 @@ function specialHit(
       spanUnits.has(tokens[k + 1].norm)
     )
       return { hit: { index: i, length: k + 2 - i, valence: QUICK_SPAN, aspect: "speed" }, length: k + 2 - i };
+  }
+  // "took four days to call back", "waited two weeks": days and weeks taken are slow.
+  if (slowVerbs.has(norm)) {
+    let k = i + 1;
+    while (k < unitEnd && slowFillers.has(tokens[k].norm) && !slowUnits.has(tokens[k + 1]?.norm ?? "")) k++;
+    const n = tokens[k];
+    if (
+      n !== undefined &&
+      k < unitEnd &&
+      (/^\d+$/.test(n.norm) || slowNumbers.has(n.norm)) &&
+      slowUnits.has(tokens[k + 1].norm)
+    )
+      return { hit: { index: i, length: k + 2 - i, valence: SLOW_SPAN, aspect: "speed" }, length: k + 2 - i };
   }
   const opener = recommendOpeners.match(tokens, i);
   if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))

@@ -14,6 +14,8 @@ const MIXED_RATIO = 0.5;
 // ("Although X, Y") weighs this much less again.
 const CONCEDED = 0.5;
 const CONTRAST_WEIGHT = 1.5;
+// Plain praise ("good", "nice", "fast"), not lukewarm ("ok", "fine", "decent"): at least this valence.
+const STRONG_PRAISE = 2;
 // A failed job ("broke again a week later") is not made up for by praise: the praise counts this much.
 const FAILURE_DISCOUNT = 0.5;
 // "Overall", "all in all": the clause that states the verdict weighs this much more.
@@ -70,12 +72,18 @@ export function addClauseMasses(
   sentenceOf: readonly number[],
   clauseCount: number,
   praisedWork: ReadonlySet<number> = new Set(),
+  faultedWork: ReadonlySet<number> = new Set(),
 ): void {
   const p = new Array<number>(clauseCount).fill(0);
   const n = new Array<number>(clauseCount).fill(0);
+  const strongest = new Array<number>(clauseCount).fill(0);
+  const failed = new Array<boolean>(clauseCount).fill(false);
   for (const h of hits) {
-    if (h.valence > 0) p[clauseOf[h.index]] += h.valence;
-    else n[clauseOf[h.index]] += h.valence;
+    const c = clauseOf[h.index];
+    if (h.valence > 0) p[c] += h.valence;
+    else n[c] += h.valence;
+    if (h.valence > strongest[c]) strongest[c] = h.valence;
+    if (h.failure) failed[c] = true;
   }
   const first = new Array<number>(clauseCount).fill(-1);
   const last = new Array<number>(clauseCount).fill(-1);
@@ -105,9 +113,24 @@ export function addClauseMasses(
     if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
       into.contrast = true;
       weight[c - 1] /= 2;
-      // "Great work, but it cost a fortune": praise of the work itself is not conceded away; for the mixed test
-      // it keeps its whole weight (the score still halves it).
-      mix[c - 1] *= praisedWork.has(c - 1) ? 2 : CONCEDED;
+      if (
+        strongest[c - 1] >= STRONG_PRAISE &&
+        p[c - 1] + n[c - 1] > 0 &&
+        n[c] < 0 &&
+        !failed[c] &&
+        !faultedWork.has(c)
+      ) {
+        // "Good technician but the office lost my address", "fast and friendly, but way too expensive": plain
+        // praise answered by a complaint that is neither about the work nor a failed job is not conceded; for
+        // the mixed test the two stand side by side (the score still weighs the answer more). Lukewarm praise
+        // ("ok but overpriced") and a faulted job ("nice guy but the work was sloppy") are still conceded.
+        mix[c - 1] = 1 / weight[c - 1];
+        mix[c] = 1 / weight[c];
+      } else {
+        // "Great work, but it cost a fortune": praise of the work itself is not conceded away; for the mixed
+        // test it keeps its whole weight (the score still halves it).
+        mix[c - 1] *= praisedWork.has(c - 1) ? 2 : CONCEDED;
+      }
     }
   }
   for (const h of hits) if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
