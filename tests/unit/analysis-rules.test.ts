@@ -241,4 +241,21 @@ describe("opinion rules", () => {
     assert.deepEqual(aspectsOf("Their 'professional' crew smoked on our porch."), ["professionalism negative"]);
     assert.equal(label('The tech said "no problem" and had it fixed in ten minutes.'), "positive");
   });
+  test("units that set the scene with a problem before anyone acts are not criticism of the business", () => {
+    assert.equal(
+      label("Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon."),
+      "positive",
+    );
+    assert.equal(
+      label("No heat, frozen pipes, panicking. Marcus had the furnace running within the hour."),
+      "positive",
+    );
+    assert.equal(label("Furnace broken again after their repair. Terrible. They never came back."), "negative");
+    assert.equal(label("Awful experience. The tech was rude and the leak is still there."), "negative");
+  });
+  test("'quiet' praises a machine, not a person; a noise that is gone is work done", () => {
+    assert.deepEqual(aspectsOf("the new furnace is quiet"), ["workmanship positive"]);
+    assert.equal(label("the tech was quiet"), "neutral");
+    assert.equal(label("The furnace doesn't make that noise anymore."), "positive");
+  });
 });

@@ -4,7 +4,7 @@
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
-import { rescopeHits } from "./scope-rules.ts";
+import { dropSituation, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
@@ -162,8 +162,15 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       breaks,
       unitOf,
     );
-    const scoped = rescopeHits(hits, tokens, breaks, unitOf, sentenceOf);
-    const cues = withImpliedCues(findCues(tokens), scoped);
+    const found = findCues(tokens);
+    const scoped = dropSituation(
+      rescopeHits(hits, tokens, breaks, unitOf, sentenceOf),
+      tokens,
+      unitOf,
+      found.map((c) => c.index),
+      neutral,
+    );
+    const cues = withImpliedCues(found, scoped);
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
     const praisedWork = new Set<number>();
     const faultedWork = new Set<number>();

@@ -37,6 +37,45 @@ function markedSentences(tokens: readonly Token[], sentenceOf: readonly number[]
   return out;
 }
 
+const problemWords = new Set(lexicon.problem_words);
+const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
+
+/**
+ * "Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon.": the units that
+ * open a part, before anyone who did the job (an agent, a name) or an aspect of it appears, describe the
+ * situation when they name a problem; their criticism is of the situation, not of the business, and is dropped.
+ * A failure among them ("broke again") makes them a complaint instead. `cueAt`: token indices of aspect cues.
+ */
+export function dropSituation(
+  hits: Hit[],
+  tokens: readonly Token[],
+  unitOf: readonly number[],
+  cueAt: readonly number[],
+  neutral: ReadonlySet<string>,
+): Hit[] {
+  if (hits.length === 0) return hits;
+  let actor = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].norm;
+    if (situationAgents.has(w) || neutral.has(w)) {
+      actor = unitOf[i];
+      break;
+    }
+  }
+  for (const at of cueAt) {
+    if (actor >= 0 && unitOf[at] >= actor) break;
+    if (!problemWords.has(tokens[at].norm)) {
+      actor = unitOf[at];
+      break;
+    }
+  }
+  if (actor <= 0) return hits;
+  let problem = false;
+  for (let i = 0; i < tokens.length && unitOf[i] < actor; i++) if (problemWords.has(tokens[i].norm)) problem = true;
+  if (!problem || hits.some((h) => h.failure && unitOf[h.index] < actor)) return hits;
+  return hits.filter((h) => h.valence > 0 || unitOf[h.index] >= actor);
+}
+
 /** The hits with middle pairs and foil opinions removed and dismissed or minor complaints scaled down. */
 export function rescopeHits(
   hits: Hit[],
