@@ -258,4 +258,13 @@ describe("opinion rules", () => {
     assert.equal(label("the tech was quiet"), "neutral");
     assert.equal(label("The furnace doesn't make that noise anymore."), "positive");
   });
+  test("competence of a person is about the work ('good tech'); job names, states and know-how are cues", () => {
+    assert.deepEqual(aspectsOf("Good tech, terrible scheduling."), ["workmanship positive", "scheduling negative"]);
+    assert.ok(aspectsOf("the duct cleaning made a huge difference").includes("workmanship positive"));
+    assert.ok(aspectsOf("The guy clearly didn't know what he was doing.").includes("professionalism negative"));
+    assert.ok(aspectsOf("Another no-show.").includes("scheduling negative"));
+    assert.ok(aspectsOf("He never listened to a word I said.").includes("communication negative"));
+    assert.ok(aspectsOf("$$$ for a ten minute fix").includes("price_value negative"));
+    assert.equal(label("friendly guys but way too pricey for a simple tune up"), "mixed");
+  });
 });

@@ -174,10 +174,16 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
     const praisedWork = new Set<number>();
     const faultedWork = new Set<number>();
+    // A unit that faults the work ("the work was sloppy"), not another aspect with the job's name in it ("too
+    // pricey for a tune-up").
+    const faultedOther = new Set<number>();
+    for (const [k, cue] of cues.entries())
+      if (polarities[k] === "negative" && !cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
     for (const [k, cue] of cues.entries()) {
       if (!cue.aspects.includes("workmanship")) continue;
       if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
-      else if (polarities[k] === "negative") faultedWork.add(clauseOf[cue.index]);
+      else if (polarities[k] === "negative" && !faultedOther.has(unitOf[cue.index]))
+        faultedWork.add(clauseOf[cue.index]);
     }
     addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork, faultedWork);
     for (const [k, cue] of cues.entries()) {

@@ -13,6 +13,9 @@ export const cueTable = (() => {
   for (const [aspect, cues] of Object.entries(aspectLexicon.aspects)) {
     for (const cue of cues) byCue.set(cue, [...(byCue.get(cue) ?? []), aspect as Aspect]);
   }
+  // "good tech", "terrible plumber": a judgement of the person's competence is about the work.
+  for (const adjective of aspectLexicon.competence.adjectives)
+    for (const person of aspectLexicon.competence.people) byCue.set(`${adjective} ${person}`, ["workmanship"]);
   // Longer phrases that contain a cue word but name no aspect ("service call").
   for (const phrase of aspectLexicon.not_cues) byCue.set(phrase, []);
   return new PhraseTable<Aspect[]>(byCue);

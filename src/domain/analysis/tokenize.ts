@@ -10,9 +10,9 @@ export interface Token {
 }
 
 // A rating ("5/5", "4.5/5", "A+") and an amount of money ("$189", "€1,200") are one token each, before the
-// words and numbers they are made of.
+// words and numbers they are made of; "$$$" (dear) is one token too.
 const TOKEN =
-  /\p{Sc}\p{N}+(?:[.,]\p{N}+)*|\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
+  /\p{Sc}\p{N}+(?:[.,]\p{N}+)*|\p{Sc}{2,}|\p{N}+(?:\.\p{N}+)?\/\p{N}+|(?<![\p{L}\p{N}])[Aa]\++(?![\p{L}\p{N}])|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*|\p{Extended_Pictographic}\uFE0F?/gu;
 
 const ASCII = /^\p{ASCII}*$/u;
 

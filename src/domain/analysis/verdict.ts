@@ -92,15 +92,21 @@ export function addClauseMasses(
   const weight = new Array<number>(clauseCount).fill(1);
   const mix = new Array<number>(clauseCount).fill(1);
   const verdictClause = new Array<boolean>(clauseCount).fill(false);
+  const hedged = new Array<boolean>(clauseCount).fill(false);
   for (let i = 0; i < tokens.length; i++) {
     if (verdictMarkers.match(tokens, i)) verdictClause[clauseOf[i]] = true;
-    if (hedges.match(tokens, i)) weight[clauseOf[i]] *= HEDGED;
+    if (hedges.match(tokens, i)) {
+      weight[clauseOf[i]] *= HEDGED;
+      hedged[clauseOf[i]] = true;
+    }
     if (mixedMarkers.match(tokens, i)) into.saysMixed = true;
   }
   for (let c = 0; c < clauseCount; c++) {
     if (first[c] < 0) continue;
     const opening = tokens.slice(first[c], first[c] + 2);
     weight[c] *= clauseWeight(opening);
+    // "seems good so far, but it's too early to tell": a hedge answering a clause hedges that clause.
+    if (hedged[c] && c > 0 && first[c - 1] >= 0 && opensContrast(opening)) weight[c - 1] *= HEDGED;
     if (verdictClause[c]) weight[c] *= VERDICT_WEIGHT;
     const opensSentence = c === 0 || first[c - 1] < 0 || sentenceOf[first[c - 1]] !== sentenceOf[first[c]];
     // "despite a slow start" concedes wherever it stands.
