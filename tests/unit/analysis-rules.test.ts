@@ -267,4 +267,11 @@ describe("opinion rules", () => {
     assert.ok(aspectsOf("$$$ for a ten minute fix").includes("price_value negative"));
     assert.equal(label("friendly guys but way too pricey for a simple tune up"), "mixed");
   });
+  test("lukewarm words with nothing stronger beside them say neither ('ok service ok price')", () => {
+    assert.equal(label("ok service ok price"), "neutral");
+    assert.equal(label("Came, fixed, left. Fine."), "neutral");
+    assert.equal(label("Average. Nothing to write home about."), "neutral");
+    assert.equal(label("The install was okay but the crew was fantastic."), "positive");
+    assert.equal(label("Service was ok but price was way too high."), "negative");
+  });
 });

@@ -34,6 +34,7 @@ const beliefVerbs = new Set(lexicon.belief_verbs);
 const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => [p, true]));
 export const correctionOpeners = new Set(lexicon.correction_openers);
 const failurePhrases = new Set(lexicon.failure_phrases);
+const lukewarm = new Set(lexicon.lukewarm);
 const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
 const expectationWords = new Set(lexicon.expectation_words);
 // "less than the last guy charged", "better than the others": a comparison with a competitor.
@@ -86,6 +87,8 @@ export interface Hit {
   failure?: boolean;
   /** The aspect the opinion itself shows ("in 20 minutes" is speed). */
   aspect?: Aspect;
+  /** A lukewarm word ("ok", "fine", "nothing special"), not negated. */
+  lukewarm?: boolean;
 }
 
 // Negation shifts an opinion toward and past neutral (Taboada et al. 2011, SO-CAL) rather than mirroring it:
@@ -170,6 +173,7 @@ export function clauseHits(
       // "not bad" is a negated opinion too, written as one phrase.
       if (phrase && isNegator(norm)) hit.negated = true;
       if (context?.failure) hit.failure = true;
+      if (!negated && lukewarm.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.lukewarm = true;
       if (context?.aspect) hit.aspect = context.aspect;
       if (!negated && v < 0 && failurePhrases.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.failure = true;
       hits.push(hit);

@@ -22,6 +22,8 @@ const FAILURE_DISCOUNT = 0.5;
 const VERDICT_WEIGHT = 2;
 // "Decent job I guess": a hedged clause weighs this much.
 const HEDGED = 0.5;
+const MILD = 1;
+const LUKEWARM_SHARE = 0.25;
 const hedges = new PhraseTable<true>(lexicon.hedges.map((p) => [p, true]));
 const verdictMarkers = new PhraseTable<true>(lexicon.verdict_markers.map((p) => [p, true]));
 const mixedMarkers = new PhraseTable<true>(lexicon.mixed_markers.map((p) => [p, true]));
@@ -46,6 +48,9 @@ export interface Masses {
   negativeClauses: number;
   /** A clause answers the one before it ("X, but Y"). */
   contrast: boolean;
+  /** Some opinion is lukewarm ("ok", "fine"), and the strongest of the others (absolute valence). */
+  lukewarm: boolean;
+  strongestOther: number;
 }
 
 export const noMasses = (): Masses => ({
@@ -61,6 +66,8 @@ export const noMasses = (): Masses => ({
   positiveClauses: 0,
   negativeClauses: 0,
   contrast: false,
+  lukewarm: false,
+  strongestOther: 0,
 });
 
 /** Adds one part's weighted positive and negative valence to `into`. */
@@ -139,7 +146,11 @@ export function addClauseMasses(
       }
     }
   }
-  for (const h of hits) if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
+  for (const h of hits) {
+    if (h.failure) into.failure += h.valence * weight[clauseOf[h.index]];
+    if (h.lukewarm) into.lukewarm = true;
+    else into.strongestOther = Math.max(into.strongestOther, Math.abs(h.valence));
+  }
   for (let c = 0; c < clauseCount; c++) {
     if (verdictClause[c]) into.verdict += (p[c] + n[c]) * weight[c];
     into.positive += p[c] * weight[c];
@@ -157,7 +168,10 @@ export function addClauseMasses(
 
 export function verdict(m: Masses): { score: number; label: Sentiment; overall: Sentiment | "mixed" } {
   const praise = m.failure < 0 ? FAILURE_DISCOUNT : 1;
-  const score = normalizeScore(m.positive * praise + m.negative);
+  // "ok service ok price", "Came, fixed, left. Fine.": lukewarm words with nothing stronger than a bare
+  // "fixed" beside them say neither.
+  const damp = m.lukewarm && m.strongestOther <= MILD ? LUKEWARM_SHARE : 1;
+  const score = normalizeScore((m.positive * praise + m.negative) * damp);
   const label = labelOf(score);
   if (m.verdict !== 0 && labelOf(normalizeScore(m.verdict)) !== "neutral") return { score, label, overall: label };
   if (m.saysMixed) return { score, label, overall: "mixed" };
