@@ -274,4 +274,17 @@ describe("opinion rules", () => {
     assert.equal(label("The install was okay but the crew was fantastic."), "positive");
     assert.equal(label("Service was ok but price was way too high."), "negative");
   });
+  test("a question that opens with an auxiliary asks and does not praise; its complaints stay", () => {
+    assert.equal(label("Anyone know if the Comfort Club covers filters? Asking before I renew."), "neutral");
+    assert.equal(label("Will they ever answer the phone? Three voicemails now."), "negative");
+  });
+  test("a part marked ironic ('oh great', praise in scare quotes) has no sincere praise", () => {
+    assert.equal(label("Oh great, another $200 to be told to change my filter. Thanks a lot."), "negative");
+    assert.equal(label("Yeah right, 'same day service'. We waited a week. Super helpful."), "negative");
+  });
+  test("idioms of loyalty and of decline", () => {
+    assert.equal(label("We switched to them last year and haven't looked back."), "positive");
+    assert.equal(label("Not as good as they used to be. Prices up, quality down."), "negative");
+    assert.equal(label("Never using them again, period."), "negative");
+  });
 });

@@ -3,6 +3,7 @@
 // clauses (contrast weighting) and opinion units (negation scope, aspect binding).
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import sentimentLexicon from "./lexicon/sentiment.json" with { type: "json" };
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { dropSituation, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
@@ -15,7 +16,7 @@ import {
   sentimentTargets,
   sentimentVocabulary,
 } from "./sentiment.ts";
-import { type Token, tokenize } from "./tokenize.ts";
+import { PhraseTable, type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
@@ -107,13 +108,16 @@ const SCARE_QUOTE_WORDS = 3;
 const SPEECH_REACH = 4;
 const QUOTE_OPEN = /(?<=^|[\s(])['"‘“](?=\p{L})/gu;
 const QUOTE_CLOSE = /(?<=[\p{L}.!?])['"’”](?![\p{L}\p{N}])/u;
+const ironyMarkers = new PhraseTable<true>(sentimentLexicon.irony_markers.map((p) => [p, true]));
 const SPEECH = new Set(["said", "says", "say", "saying", "told", "tells", "asked", "wrote", "replied", "answered"]);
 
 /** Positive hits set in scare quotes turned into criticism (a quote must open and close within a few words). */
 function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[] {
-  if (!/['"‘“]/.test(part) || !hits.some((h) => h.valence > 0)) return hits;
+  if (!hits.some((h) => h.valence > 0)) return hits;
   let out = hits;
-  for (const open of part.matchAll(QUOTE_OPEN)) {
+  let ironic = false;
+  const quoted = /['"‘“]/.test(part) ? part.matchAll(QUOTE_OPEN) : [];
+  for (const open of quoted) {
     const from = (open.index ?? 0) + 1;
     const close = QUOTE_CLOSE.exec(part.slice(from, from + 40));
     if (!close) continue;
@@ -123,11 +127,30 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
     const first = tokens.indexOf(inside[0]);
     const last = first + inside.length - 1;
     if (tokens.slice(Math.max(0, first - SPEECH_REACH), first).some((t) => SPEECH.has(t.norm))) continue;
-    out = out.map((h) =>
-      h.valence > 0 && h.index >= first && h.index <= last ? { ...h, valence: Math.min(SCARE_QUOTED, -h.valence) } : h,
-    );
+    out = out.map((h) => {
+      if (h.valence <= 0 || h.index < first || h.index > last) return h;
+      ironic = true;
+      return { ...h, valence: Math.min(SCARE_QUOTED, -h.valence) };
+    });
   }
-  return out;
+  // "Oh great, another $200 to be told to change my filter. Thanks a lot.": once a part is plainly ironic (a
+  // marker of irony, or praise in scare quotes), its other praise is ironic too.
+  for (let i = 0; i < tokens.length && !ironic; i++) if (ironyMarkers.match(tokens, i)) ironic = true;
+  return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
+}
+
+const questionOpeners = new Set(sentimentLexicon.question_openers);
+
+/** "Anyone know if the Comfort Club covers filters?": a question that opens with an auxiliary asks, it does not
+ * praise (its criticism stays: "Will they ever answer the phone?"). */
+function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: number[], spans: readonly Span[]): Hit[] {
+  if (!spans.some((s) => s.text.endsWith("?"))) return hits;
+  const opener = new Map<number, string>();
+  for (let i = tokens.length - 1; i >= 0; i--) opener.set(sentenceOf[i], tokens[i].norm);
+  return hits.filter((h) => {
+    const s = sentenceOf[h.index];
+    return h.valence < 0 || !spans[s].text.endsWith("?") || !questionOpeners.has(opener.get(s) ?? "");
+  });
 }
 
 /** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
@@ -154,7 +177,8 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const clauseSpans = clauses(part);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
-    const sentenceOf = spanIndex(tokens, sentences(part));
+    const sentenceSpans = sentences(part);
+    const sentenceOf = spanIndex(tokens, sentenceSpans);
     const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const hits = ellipticalNegation(
       dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, breaks, unitOf),
@@ -164,7 +188,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     );
     const found = findCues(tokens);
     const scoped = dropSituation(
-      rescopeHits(hits, tokens, breaks, unitOf, sentenceOf),
+      askedNotPraised(rescopeHits(hits, tokens, breaks, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
       tokens,
       unitOf,
       found.map((c) => c.index),
