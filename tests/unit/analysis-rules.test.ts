@@ -46,6 +46,12 @@ describe("mentions of names that are words", async () => {
     assert.deepEqual(techs("grant was professional but quiet"), ["grant-holloway"]);
     assert.deepEqual(techs("the grant was generous"), []);
   });
+  test("the usual short forms of a first name ('Bill' for William); 'had it' is something a person does", () => {
+    assert.deepEqual(techs("Bill came out on a Saturday and fixed it."), ["will-okafor"]);
+    assert.deepEqual(techs("The bill was higher than I thought."), []);
+    assert.deepEqual(techs("grant had it going again by 9"), ["grant-holloway"]);
+    assert.deepEqual(techs("the grant had it covered"), []);
+  });
   test("a relative of the reviewer's is someone else; a name before a street word is a place", () => {
     assert.deepEqual(techs("my husband Jake called them after the flood"), []);
     assert.deepEqual(techs("Our neighbor Frank recommended them."), []);
