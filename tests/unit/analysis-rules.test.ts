@@ -293,4 +293,11 @@ describe("opinion rules", () => {
     assert.equal(label("Not as good as they used to be. Prices up, quality down."), "negative");
     assert.equal(label("Never using them again, period."), "negative");
   });
+  test("Spanish: 'pero' is a contrast, 'nunca contestan', 'no avisó', 'sigue sin', 'dejó polvo', 'más alta que'", () => {
+    assert.equal(label("Buen trabajo pero nunca contestan el teléfono."), "mixed");
+    assert.ok(aspectsOf("El técnico llegó tres horas tarde y no avisó.").includes("communication negative"));
+    assert.ok(aspectsOf("La calefacción sigue sin calentar.").includes("workmanship negative"));
+    assert.equal(label("La limpieza de ductos dejó polvo por toda la casa."), "negative");
+    assert.equal(label("Muy rápidos, pero la factura fue más alta que el presupuesto."), "mixed");
+  });
 });

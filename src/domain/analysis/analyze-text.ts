@@ -42,7 +42,10 @@ const typos = new TypoCorrector(
   [...sentimentVocabulary, ...cueVocabulary, ...stopwordList.words, ...englishWords],
 );
 // Words and punctuation that end an opinion unit: "fast and clean", "Rude receptionist, great technician".
-const UNIT_WORDS = new Set(["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"]);
+const UNIT_WORDS = new Set([
+  ...["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"],
+  ...["y", "pero"],
+]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
 
 /** Index of the span containing each token (spans sorted, tokens sorted). */

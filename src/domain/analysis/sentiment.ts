@@ -277,10 +277,10 @@ function ratingValence(norm: string): number | undefined {
   return share >= 0.8 ? RATING_VALENCE : share <= 0.4 ? -RATING_VALENCE : undefined;
 }
 
-/** Clauses that open with "but", "however" or "yet" outweigh the clause before them. */
+/** Clauses that open with "but", "however", "yet" (or Spanish "pero") outweigh the clause before them. */
 export function opensContrast(tokens: readonly Token[]): boolean {
   const first = tokens[0]?.norm;
-  return first === "but" || first === "however" || first === "yet";
+  return first === "but" || first === "however" || first === "yet" || first === "pero";
 }
 
 /** Weight of a clause by its opening word: concessive clauses ("although ...") weigh less. */
