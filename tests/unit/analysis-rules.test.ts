@@ -300,4 +300,18 @@ describe("opinion rules", () => {
     assert.equal(label("La limpieza de ductos dejó polvo por toda la casa."), "negative");
     assert.equal(label("Muy rápidos, pero la factura fue más alta que el presupuesto."), "mixed");
   });
+  test("praise that is only 'enough' is lukewarm; 'could have been' and 'should have been' negate", () => {
+    assert.equal(label("Nice enough guy, though he didn't fix anything."), "negative");
+    assert.equal(label("good enough i guess"), "neutral");
+    assert.equal(label("Could've been a bit faster, honestly."), "negative");
+    assert.equal(label("It could have been a disaster, but they caught the gas leak in time."), "positive");
+  });
+  test("a relative clause after a foil is about the foil ('the last outfit we used, who never cleaned up')", () => {
+    assert.equal(label("Much better than the last outfit we used, who never cleaned up."), "positive");
+    assert.equal(label("Way better than the plumber we had before, who left a mess every time."), "positive");
+  });
+  test("the same problem after a visit is a failure of the work", () => {
+    assert.ok(aspectsOf("Third visit and it's the same problem.").includes("workmanship negative"));
+    assert.equal(label("Friendly guy, but the problem is the same."), "negative");
+  });
 });

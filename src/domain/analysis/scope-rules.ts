@@ -12,6 +12,8 @@ const oldModifiers = new Set(foil.old_modifiers);
 const foilNouns = new Set(foil.nouns);
 const oldNouns = new Set(foil.old_nouns);
 const comparison = new Set(foil.comparison);
+const relativeOpeners = new Set(["who", "whose", "which"]);
+const usedBefore = new PhraseTable<true>(foil.used_before.map((p) => [p, true]));
 const dismissals = new PhraseTable<true>(lexicon.dismissals.map((p) => [p, true]));
 const minorMarkers = new PhraseTable<true>(lexicon.minor_markers.map((p) => [p, true]));
 // Two negated opinions of opposite sign this close are one judgement of the middle.
@@ -19,11 +21,14 @@ const MIDDLE_GAP = 4;
 const DISMISSED = 0.2;
 const MINOR = 0.5;
 
-/** Index where a foil noun phrase starts in tokens[lo..hi], or -1 ("two other companies", "the old one"). */
-function foilStart(tokens: readonly Token[], lo: number, hi: number): number {
+/** Index where a foil noun phrase starts in tokens[lo..hi], or -1 ("two other companies", "the old one"); a
+ * comparison word ends the search unless `inComparison` (a foil compared with is still a foil). */
+function foilStart(tokens: readonly Token[], lo: number, hi: number, inComparison = false): number {
   for (let k = lo; k <= hi; k++) {
     const w = tokens[k].norm;
-    if (comparison.has(w)) return -1;
+    if (comparison.has(w) && !inComparison) return -1;
+    // "the plumber we had before"
+    if (foilNouns.has(w) && k + 1 <= hi && usedBefore.match(tokens, k + 1)) return k;
     const nouns = foilModifiers.has(w) ? foilNouns : oldModifiers.has(w) ? oldNouns : undefined;
     if (!nouns) continue;
     for (let j = k + 1; j <= Math.min(hi, k + 2); j++) if (nouns.has(tokens[j].norm)) return k;
@@ -39,6 +44,8 @@ function markedSentences(tokens: readonly Token[], sentenceOf: readonly number[]
 
 const problemWords = new Set(lexicon.problem_words);
 const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
+// "blowing warm air", "no heat": the state of the equipment is the problem too.
+const problemStates = new PhraseTable<true>(lexicon.problem_states.map((p) => [p, true]));
 
 /**
  * "Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon.": the units that
@@ -64,14 +71,15 @@ export function dropSituation(
   }
   for (const at of cueAt) {
     if (actor >= 0 && unitOf[at] >= actor) break;
-    if (!problemWords.has(tokens[at].norm)) {
+    if (!problemWords.has(tokens[at].norm) && !problemStates.match(tokens, at)) {
       actor = unitOf[at];
       break;
     }
   }
   if (actor <= 0) return hits;
   let problem = false;
-  for (let i = 0; i < tokens.length && unitOf[i] < actor; i++) if (problemWords.has(tokens[i].norm)) problem = true;
+  for (let i = 0; i < tokens.length && unitOf[i] < actor; i++)
+    if (problemWords.has(tokens[i].norm) || problemStates.match(tokens, i)) problem = true;
   if (!problem || hits.some((h) => h.failure && unitOf[h.index] < actor)) return hits;
   return hits.filter((h) => h.valence > 0 || unitOf[h.index] >= actor);
 }
@@ -106,6 +114,9 @@ export function rescopeHits(
     const hi = (starts[u + 1] ?? tokens.length) - 1;
     const at = foilStart(tokens, lo, hi);
     if (at >= 0) for (const h of hits) if (unitOf[h.index] === u && h.index > at) drop.add(h);
+    // "better than the last outfit we used, who never cleaned up": a relative clause after a foil is about it.
+    if (u > 0 && relativeOpeners.has(tokens[lo].norm) && foilStart(tokens, starts[u - 1], lo - 1, true) >= 0)
+      for (const h of hits) if (unitOf[h.index] === u) drop.add(h);
   }
   const dismissed = markedSentences(tokens, sentenceOf, dismissals);
   const minor = markedSentences(tokens, sentenceOf, minorMarkers);

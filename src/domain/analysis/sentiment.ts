@@ -73,6 +73,7 @@ export const SPANISH_LEXICON_VERSION = spanish.version;
 
 const NO_WORDS: ReadonlySet<string> = new Set();
 const NEGATION_SCOPE = 3;
+const ENOUGH = 0.5;
 const MODIFIER_SCOPE = 2;
 
 export interface Hit {
@@ -165,6 +166,9 @@ export function clauseHits(
     if (value !== undefined && value !== 0 && !intensifying) {
       let v = value;
       if (i <= modifierUntil) v *= modifier;
+      // "nice enough guy": praise that is only enough is lukewarm.
+      const enough = v > 0 && tokens[i + length]?.norm === "enough" && i + length <= unitEnd;
+      if (enough) v *= ENOUGH;
       const hit: Hit = { index: i, length, valence: v };
       if (negated && context === undefined) {
         hit.valence = negate(hit.valence);
@@ -173,7 +177,7 @@ export function clauseHits(
       // "not bad" is a negated opinion too, written as one phrase.
       if (phrase && isNegator(norm)) hit.negated = true;
       if (context?.failure) hit.failure = true;
-      if (!negated && lukewarm.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.lukewarm = true;
+      if (!negated && (enough || lukewarm.has(phrase ? phraseKey(tokens, i, length) : norm))) hit.lukewarm = true;
       if (context?.aspect) hit.aspect = context.aspect;
       if (!negated && v < 0 && failurePhrases.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.failure = true;
       hits.push(hit);
