@@ -12,11 +12,12 @@ import {
   correctionOpeners,
   type Hit,
   isNegator,
+  makeHit,
   NEGATION_FACTOR,
   sentimentTargets,
   sentimentVocabulary,
 } from "./sentiment.ts";
-import { PhraseTable, type Token, tokenize } from "./tokenize.ts";
+import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
@@ -48,6 +49,12 @@ const UNIT_WORDS = new Set([
 ]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
 
+/** Unit punctuation between two tokens (one space, the usual gap, is none). */
+function punctuationBetween(part: string, from: number, to: number): boolean {
+  if (to === from || (to === from + 1 && part.charCodeAt(from) === 32)) return false;
+  return UNIT_PUNCTUATION.test(part.slice(from, to));
+}
+
 /** Index of the span containing each token (spans sorted, tokens sorted). */
 function spanIndex(tokens: readonly Token[], spans: readonly Span[]): number[] {
   let k = 0;
@@ -62,12 +69,11 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
   const unitOf: number[] = [];
   const unitSentence: number[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const between = i === 0 ? "" : part.slice(tokens[i - 1].end, tokens[i].start);
     if (
       i === 0 ||
       clauseOf[i] !== clauseOf[i - 1] ||
       sentenceOf[i] !== sentenceOf[i - 1] ||
-      UNIT_PUNCTUATION.test(between) ||
+      punctuationBetween(part, tokens[i - 1].end, tokens[i].start) ||
       UNIT_WORDS.has(tokens[i].norm)
     ) {
       breaks.add(i);
@@ -75,12 +81,11 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
     }
     unitOf.push(unitSentence.length - 1);
   }
-  return { breaks, unitOf, unitSentence };
+  return { breaks, starts: [...breaks], unitOf, unitSentence };
 }
 
 /** "Not cheap, just fair": the unit a correction replaces carries no opinion. */
-function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]): Hit[] {
-  const starts = [...breaks];
+function dropCorrected(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]): Hit[] {
   const dropped = new Set<number>();
   for (let u = 1; u < starts.length; u++) {
     if (correctionOpeners.has(tokens[starts[u]].norm) && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
@@ -89,8 +94,7 @@ function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySe
 }
 
 /** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
-function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]) {
-  const starts = [...breaks];
+function ellipticalNegation(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]) {
   const byUnit = new Map<number, number>();
   for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
   const added: Hit[] = [];
@@ -98,7 +102,7 @@ function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: Reado
     const last = (starts[u + 1] ?? tokens.length) - 1;
     const before = byUnit.get(u - 1);
     if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
-      added.push({ index: last, length: 1, valence: NEGATION_FACTOR * before });
+      added.push(makeHit(last, 1, NEGATION_FACTOR * before));
   }
   return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
 }
@@ -110,8 +114,8 @@ const SCARE_QUOTED = -2;
 const SCARE_QUOTE_WORDS = 3;
 const SPEECH_REACH = 4;
 const QUOTE_OPEN = /(?<=^|[\s(])['"‘“](?=\p{L})/gu;
+const MAY_QUOTE = /(?:^|[\s(])['"‘“]\p{L}/u;
 const QUOTE_CLOSE = /(?<=[\p{L}.!?])['"’”](?![\p{L}\p{N}])/u;
-const ironyMarkers = new PhraseTable<true>(sentimentLexicon.irony_markers.map((p) => [p, true]));
 const SPEECH = new Set(["said", "says", "say", "saying", "told", "tells", "asked", "wrote", "replied", "answered"]);
 
 /** Positive hits set in scare quotes turned into criticism (a quote must open and close within a few words). */
@@ -119,7 +123,7 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   if (!hits.some((h) => h.valence > 0)) return hits;
   let out = hits;
   let ironic = false;
-  const quoted = /['"‘“]/.test(part) ? part.matchAll(QUOTE_OPEN) : [];
+  const quoted = MAY_QUOTE.test(part) ? part.matchAll(QUOTE_OPEN) : [];
   for (const open of quoted) {
     const from = (open.index ?? 0) + 1;
     const close = QUOTE_CLOSE.exec(part.slice(from, from + 40));
@@ -138,7 +142,7 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   }
   // "Oh great, another $200 to be told to change my filter. Thanks a lot.": once a part is plainly ironic (a
   // marker of irony, or praise in scare quotes), its other praise is ironic too.
-  for (let i = 0; i < tokens.length && !ironic; i++) if (ironyMarkers.match(tokens, i)) ironic = true;
+  if (!ironic) ironic = hits.some((h) => h.ironic);
   return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
 }
 
@@ -170,31 +174,43 @@ function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
   return extra.length ? [...cues, ...extra].sort((a, b) => a.index - b.index) : cues;
 }
 
+// A number per aspect for the key of one aspect in one clause of one part (no string built per cue).
+const aspectKeys = new Map<string, number>();
+const ASPECT_KEYS = 64;
+function aspectKey(aspect: string): number {
+  let k = aspectKeys.get(aspect);
+  if (k === undefined) {
+    k = aspectKeys.size;
+    aspectKeys.set(aspect, k);
+  }
+  return k;
+}
+
 /** The rules' findings over a title and a text: weighted opinion masses and aspects (before the verdict). */
 export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<string>) {
   const masses = noMasses();
   const aspects: AspectMention[] = [];
-  const byKey = new Map<string, AspectMention>();
+  const byKey = new Map<number, AspectMention>();
   for (const [partIndex, part] of parts.entries()) {
     const tokens = typos.apply(tokenize(part), neutral);
-    const clauseSpans = clauses(part);
+    const sentenceSpans = sentences(part);
+    const clauseSpans = clauses(part, sentenceSpans);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
-    const sentenceSpans = sentences(part);
     const sentenceOf = spanIndex(tokens, sentenceSpans);
-    const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
+    const { breaks, starts, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const hits = ellipticalNegation(
-      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, breaks, unitOf),
+      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, starts, unitOf),
       tokens,
-      breaks,
+      starts,
       unitOf,
     );
     const found = findCues(tokens);
     const scoped = dropSituation(
-      askedNotPraised(rescopeHits(hits, tokens, breaks, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
+      askedNotPraised(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
       tokens,
       unitOf,
-      found.map((c) => c.index),
+      found,
       neutral,
     );
     const cues = withImpliedCues(found, scoped);
@@ -216,7 +232,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
-        const key = `${aspect}|${partIndex}|${quote.start}`;
+        const key = (quote.start * parts.length + partIndex) * ASPECT_KEYS + aspectKey(aspect);
         const seen = byKey.get(key);
         // "Quick to answer, slow to fix": one clause may say opposite things of one aspect.
         if (seen && (seen.polarity === polarities[k] || polarities[k] === "neutral")) continue;

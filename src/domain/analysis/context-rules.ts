@@ -58,6 +58,21 @@ const WORK: Aspect = "workmanship";
  * The context-dependent word at i with negation applied, or undefined when the word is not one.
  * `lo`..`hi`: the opinion unit's tokens; `negated`: inside a negation's scope.
  */
+// Every word a rule below reads at the token itself; with the problem word after it, the only way in.
+export const contextWords: ReadonlySet<string> = new Set<string>([
+  ...problemWords,
+  ...damageWords,
+  ...wanted,
+  ...dirtNouns,
+  ...machinePraise.keys(),
+  ...priceScale.keys(),
+]);
+
+/** Whether contextValence can answer anything but undefined at i (a cheap test before it). */
+export function mayHaveContext(tokens: readonly Token[], i: number): boolean {
+  return contextWords.has(tokens[i].norm) || problemWords.has(tokens[i + 1]?.norm ?? "");
+}
+
 export function contextValence(
   tokens: readonly Token[],
   i: number,

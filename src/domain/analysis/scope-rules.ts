@@ -36,7 +36,13 @@ function foilStart(tokens: readonly Token[], lo: number, hi: number, inCompariso
   return -1;
 }
 
-function markedSentences(tokens: readonly Token[], sentenceOf: readonly number[], table: PhraseTable<true>) {
+const NO_SENTENCES: ReadonlySet<number> = new Set();
+
+function markedSentences(
+  tokens: readonly Token[],
+  sentenceOf: readonly number[],
+  table: PhraseTable<true>,
+): ReadonlySet<number> {
   const out = new Set<number>();
   for (let i = 0; i < tokens.length; i++) if (table.match(tokens, i)) out.add(sentenceOf[i]);
   return out;
@@ -51,16 +57,16 @@ const problemStates = new PhraseTable<true>(lexicon.problem_states.map((p) => [p
  * "Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon.": the units that
  * open a part, before anyone who did the job (an agent, a name) or an aspect of it appears, describe the
  * situation when they name a problem; their criticism is of the situation, not of the business, and is dropped.
- * A failure among them ("broke again") makes them a complaint instead. `cueAt`: token indices of aspect cues.
+ * A failure among them ("broke again") makes them a complaint instead. `cues`: the aspect cues, in order.
  */
 export function dropSituation(
   hits: Hit[],
   tokens: readonly Token[],
   unitOf: readonly number[],
-  cueAt: readonly number[],
+  cues: readonly { index: number }[],
   neutral: ReadonlySet<string>,
 ): Hit[] {
-  if (hits.length === 0) return hits;
+  if (!hits.some((h) => h.valence < 0)) return hits;
   let actor = -1;
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].norm;
@@ -69,7 +75,7 @@ export function dropSituation(
       break;
     }
   }
-  for (const at of cueAt) {
+  for (const { index: at } of cues) {
     if (actor >= 0 && unitOf[at] >= actor) break;
     if (!problemWords.has(tokens[at].norm) && !problemStates.match(tokens, at)) {
       actor = unitOf[at];
@@ -88,7 +94,7 @@ export function dropSituation(
 export function rescopeHits(
   hits: Hit[],
   tokens: readonly Token[],
-  breaks: ReadonlySet<number>,
+  starts: readonly number[],
   unitOf: readonly number[],
   sentenceOf: readonly number[],
 ): Hit[] {
@@ -108,7 +114,6 @@ export function rescopeHits(
       drop.add(b);
     }
   }
-  const starts = [...breaks];
   for (let u = 0; u < starts.length; u++) {
     const lo = starts[u];
     const hi = (starts[u + 1] ?? tokens.length) - 1;
@@ -118,8 +123,10 @@ export function rescopeHits(
     if (u > 0 && relativeOpeners.has(tokens[lo].norm) && foilStart(tokens, starts[u - 1], lo - 1, true) >= 0)
       for (const h of hits) if (unitOf[h.index] === u) drop.add(h);
   }
-  const dismissed = markedSentences(tokens, sentenceOf, dismissals);
-  const minor = markedSentences(tokens, sentenceOf, minorMarkers);
+  // Only a complaint can be dismissed or minor: without one, the sentences are not searched.
+  const complaint = hits.some((h) => h.valence < 0);
+  const dismissed = complaint ? markedSentences(tokens, sentenceOf, dismissals) : NO_SENTENCES;
+  const minor = complaint ? markedSentences(tokens, sentenceOf, minorMarkers) : NO_SENTENCES;
   const out: Hit[] = [];
   for (const h of hits) {
     if (drop.has(h)) continue;

@@ -34,9 +34,10 @@ export function sentences(text: string): Span[] {
 const CONCESSIVE_OPENING =
   /^(?:although|altho|though|tho|even though|even if|while|whereas|despite|in spite of)\b[^,]*,\s*/i;
 
-export function clauses(text: string): Span[] {
+/** The clauses of `text`, whose sentences (`sentences(text)`) the caller may have found already. */
+export function clauses(text: string, sentenceSpans: readonly Span[] = sentences(text)): Span[] {
   const out: Span[] = [];
-  for (const sentence of sentences(text)) {
+  for (const sentence of sentenceSpans) {
     let cursor = sentence.start;
     const body = sentence.text;
     const opening = CONCESSIVE_OPENING.exec(body);

