@@ -314,4 +314,13 @@ describe("opinion rules", () => {
     assert.ok(aspectsOf("Third visit and it's the same problem.").includes("workmanship negative"));
     assert.equal(label("Friendly guy, but the problem is the same."), "negative");
   });
+  test("criticism in a sentence of thanks says what the thanks are for; 'I'm torn' says mixed", () => {
+    assert.equal(label("thank you marcus for coming out so late on a friday!!"), "positive");
+    assert.equal(
+      label("I'm torn. Teresa was wonderful, but this is the second time the same part has failed."),
+      "mixed",
+    );
+    assert.equal(label("tech was great, dispatch is a mess"), "mixed");
+    assert.equal(label("The kitchen drain is still blocked after their visit."), "negative");
+  });
 });

@@ -5,7 +5,7 @@ import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import sentimentLexicon from "./lexicon/sentiment.json" with { type: "json" };
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
-import { dropSituation, rescopeHits } from "./scope-rules.ts";
+import { dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
@@ -207,7 +207,11 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     );
     const found = findCues(tokens);
     const scoped = dropSituation(
-      askedNotPraised(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
+      dropThanked(
+        askedNotPraised(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
+        tokens,
+        sentenceOf,
+      ),
       tokens,
       unitOf,
       found,

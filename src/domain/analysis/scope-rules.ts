@@ -90,6 +90,22 @@ export function dropSituation(
   return hits.filter((h) => h.valence > 0 || unitOf[h.index] >= actor);
 }
 
+const gratitudeOpeners = new Set(lexicon.gratitude_openers);
+
+/**
+ * "thank you marcus for coming out so late on a friday": in a sentence that opens with thanks, criticism
+ * (other than a failed job) describes what the thanks are for, and is dropped.
+ */
+export function dropThanked(hits: Hit[], tokens: readonly Token[], sentenceOf: readonly number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0 && !h.failure)) return hits;
+  const thanked = new Set<number>();
+  for (let i = 0; i < tokens.length; i++)
+    if ((i === 0 || sentenceOf[i - 1] !== sentenceOf[i]) && gratitudeOpeners.has(tokens[i].norm))
+      thanked.add(sentenceOf[i]);
+  if (thanked.size === 0) return hits;
+  return hits.filter((h) => h.valence > 0 || h.failure || h.ironic || !thanked.has(sentenceOf[h.index]));
+}
+
 /** The hits with middle pairs and foil opinions removed and dismissed or minor complaints scaled down. */
 export function rescopeHits(
   hits: Hit[],
