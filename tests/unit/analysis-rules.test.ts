@@ -200,7 +200,9 @@ describe("opinion rules", () => {
   });
   test("days and weeks taken are slow; a word that is also an intensifier intensifies ('super fast')", () => {
     assert.deepEqual(aspectsOf("we waited two weeks for the part"), ["speed negative"]);
-    assert.deepEqual(aspectsOf("took them over a week"), ["speed negative"]);
+    assert.ok(aspectsOf("took them over a week to call back").includes("speed negative"));
+    assert.ok(aspectsOf("It took them 5 days to even send someone out.").includes("speed negative"));
+    assert.equal(label("The install took 3 days."), "neutral");
     assert.equal(label("super fast response but the bill was higher than I expected"), "mixed");
   });
   test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {

@@ -51,6 +51,7 @@ const slowVerbs = new Set(spans.slow_verbs);
 const slowFillers = new Set(spans.slow_fillers);
 const slowNumbers = new Set(spans.slow_numbers);
 const slowUnits = new Set(spans.slow_units);
+const slowPurpose = new Set(["to", "for", "before", "until"]);
 const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
 // Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
 const specialStarts = new Set<string>([
@@ -305,7 +306,11 @@ function specialHit(
     let k = i + 1;
     while (k < unitEnd && slowFillers.has(tokens[k].norm) && !slowUnits.has(tokens[k + 1]?.norm ?? "")) k++;
     const n = tokens[k];
+    // "took two days to call back", not "the upgrade took two days" (a job may take days): after "took", the
+    // days must be spent on something.
+    const spent = norm.startsWith("wait") || slowPurpose.has(tokens[k + 2]?.norm ?? "");
     if (
+      spent &&
       n !== undefined &&
       k < unitEnd &&
       (/^\d+$/.test(n.norm) || slowNumbers.has(n.norm)) &&
