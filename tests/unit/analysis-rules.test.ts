@@ -325,4 +325,9 @@ describe("opinion rules", () => {
     assert.equal(label("tech was great, dispatch is a mess"), "mixed");
     assert.equal(label("The kitchen drain is still blocked after their visit."), "negative");
   });
+  test("harsh criticism answered by praise is mixed; mild criticism or a price answered by praise is not", () => {
+    assert.equal(label("The receptionist was downright rude, but the plumber she sent was fantastic."), "mixed");
+    assert.equal(label("A little late, but the repair was perfect."), "positive");
+    assert.equal(label("The quote was higher than the others, but the work was excellent."), "positive");
+  });
 });

@@ -224,15 +224,29 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     // A unit that faults the work ("the work was sloppy"), not another aspect with the job's name in it ("too
     // pricey for a tune-up").
     const faultedOther = new Set<number>();
-    for (const [k, cue] of cues.entries())
-      if (polarities[k] === "negative" && !cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
+    const faultedPrice = new Set<number>();
+    for (const [k, cue] of cues.entries()) {
+      if (polarities[k] !== "negative") continue;
+      if (!cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
+      if (cue.aspects.includes("price_value")) faultedPrice.add(clauseOf[cue.index]);
+    }
     for (const [k, cue] of cues.entries()) {
       if (!cue.aspects.includes("workmanship")) continue;
       if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
       else if (polarities[k] === "negative" && !faultedOther.has(unitOf[cue.index]))
         faultedWork.add(clauseOf[cue.index]);
     }
-    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork, faultedWork);
+    addClauseMasses(
+      masses,
+      scoped,
+      tokens,
+      clauseOf,
+      sentenceOf,
+      clauseSpans.length,
+      praisedWork,
+      faultedWork,
+      faultedPrice,
+    );
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {

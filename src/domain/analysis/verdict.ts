@@ -16,6 +16,8 @@ const CONCEDED = 0.5;
 const CONTRAST_WEIGHT = 1.5;
 // Plain praise ("good", "nice", "fast"), not lukewarm ("ok", "fine", "decent"): at least this valence.
 const STRONG_PRAISE = 2;
+// Harsh criticism ("a nightmare", "rude", "a joke"), not mild ("a bit slow", "not the friendliest").
+const STRONG_CRITICISM = 3;
 // A failed job ("broke again a week later") is not made up for by praise: the praise counts this much.
 const FAILURE_DISCOUNT = 0.5;
 // "Overall", "all in all": the clause that states the verdict weighs this much more.
@@ -91,16 +93,19 @@ export function addClauseMasses(
   clauseCount: number,
   praisedWork: ReadonlySet<number> = new Set(),
   faultedWork: ReadonlySet<number> = new Set(),
+  faultedPrice: ReadonlySet<number> = new Set(),
 ): void {
   const p = new Float64Array(clauseCount);
   const n = new Float64Array(clauseCount);
   const strongest = new Float64Array(clauseCount);
+  const harshest = new Float64Array(clauseCount);
   const failed = new Uint8Array(clauseCount);
   for (const h of hits) {
     const c = clauseOf[h.index];
     if (h.valence > 0) p[c] += h.valence;
     else n[c] += h.valence;
     if (h.valence > strongest[c]) strongest[c] = h.valence;
+    if (h.valence < harshest[c]) harshest[c] = h.valence;
     if (h.failure) failed[c] = 1;
   }
   const first = new Int32Array(clauseCount).fill(-1);
@@ -150,6 +155,16 @@ export function addClauseMasses(
         // praise answered by a complaint that is neither about the work nor a failed job is not conceded; for
         // the mixed test the two stand side by side (the score still weighs the answer more). Lukewarm praise
         // ("ok but overpriced") and a faulted job ("nice guy but the work was sloppy") are still conceded.
+        mix[c - 1] = 1 / weight[c - 1];
+        mix[c] = 1 / weight[c];
+      } else if (
+        harshest[c - 1] <= -STRONG_CRITICISM &&
+        p[c - 1] + n[c - 1] < 0 &&
+        p[c] + n[c] > 0 &&
+        !faultedPrice.has(c - 1)
+      ) {
+        // "scheduling was a nightmare, but once the tech got here he was great": harsh criticism answered by
+        // praise is not conceded either (a price is: "the price was high but the work was excellent").
         mix[c - 1] = 1 / weight[c - 1];
         mix[c] = 1 / weight[c];
       } else {
