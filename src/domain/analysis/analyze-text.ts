@@ -114,7 +114,17 @@ const SCARE_QUOTED = -2;
 const SCARE_QUOTE_WORDS = 3;
 const SPEECH_REACH = 4;
 const QUOTE_OPEN = /(?<=^|[\s(])['"‘“](?=\p{L})/gu;
-const MAY_QUOTE = /(?:^|[\s(])['"‘“]\p{L}/u;
+const OPENING_QUOTES = ["'", '"', "‘", "“"];
+
+/** Whether a quote may open in `part` (a quote mark at the start or after a space or parenthesis). */
+function mayQuote(part: string): boolean {
+  for (const q of OPENING_QUOTES)
+    for (let at = part.indexOf(q); at >= 0; at = part.indexOf(q, at + 1)) {
+      const before = at === 0 ? " " : part[at - 1];
+      if (before === " " || before === "(" || before === "\n" || before === "\t") return true;
+    }
+  return false;
+}
 const QUOTE_CLOSE = /(?<=[\p{L}.!?])['"’”](?![\p{L}\p{N}])/u;
 const SPEECH = new Set(["said", "says", "say", "saying", "told", "tells", "asked", "wrote", "replied", "answered"]);
 
@@ -123,7 +133,7 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   if (!hits.some((h) => h.valence > 0)) return hits;
   let out = hits;
   let ironic = false;
-  const quoted = MAY_QUOTE.test(part) ? part.matchAll(QUOTE_OPEN) : [];
+  const quoted = mayQuote(part) ? part.matchAll(QUOTE_OPEN) : [];
   for (const open of quoted) {
     const from = (open.index ?? 0) + 1;
     const close = QUOTE_CLOSE.exec(part.slice(from, from + 40));
