@@ -330,4 +330,9 @@ describe("opinion rules", () => {
     assert.equal(label("A little late, but the repair was perfect."), "positive");
     assert.equal(label("The quote was higher than the others, but the work was excellent."), "positive");
   });
+  test("a verdict put off ('too early to tell', 'not sure yet') weighs little; adverbial 'yet' is no contrast", () => {
+    assert.equal(label("Not sure yet if the new heat pump was worth the money. Ask me after winter."), "neutral");
+    assert.equal(label("The new heat pump seems good so far, but it's too early to tell."), "neutral");
+    assert.equal(label("Pretty happy with the install, I guess."), "positive");
+  });
 });

@@ -7,9 +7,10 @@ export interface Span {
 }
 
 const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
-// Clause boundaries: semicolons, and contrast words that start a new clause.
+// Clause boundaries: semicolons, and contrast words that start a new clause ("yet" after "not"/"sure" is the
+// adverb: "not sure yet if", "not yet").
 const CLAUSE_BREAK =
-  /\s*;\s*|,?(?<!\beven)\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of|pero|sin embargo)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
+  /\s*;\s*|,?(?<!\b(?:even|not|sure))\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of|pero|sin embargo)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
 
 function trimSpan(text: string, start: number, end: number): Span | undefined {
   let s = start;

@@ -24,18 +24,22 @@ const FAILURE_DISCOUNT = 0.5;
 const VERDICT_WEIGHT = 2;
 // "Decent job I guess": a hedged clause weighs this much.
 const HEDGED = 0.5;
+// "too early to tell", "not sure yet", "we'll see": a verdict put off, not hedged; the clause weighs this much.
+const SUSPENDED = 0.15;
 const MILD = 1;
 const LUKEWARM_SHARE = 0.25;
 // One table for the three kinds of marker (one look-up per token): bit flags of what a phrase marks.
 const HEDGE = 1;
 const VERDICT = 2;
 const SAYS_MIXED = 4;
+const SUSPENDED_VERDICT = 8;
 const markers = (() => {
   const flags = new Map<string, number>();
   const add = (list: string[], flag: number) => {
     for (const p of list) flags.set(p, (flags.get(p) ?? 0) | flag);
   };
   add(lexicon.hedges, HEDGE);
+  add(lexicon.suspended_verdicts, HEDGE | SUSPENDED_VERDICT);
   add(lexicon.verdict_markers, VERDICT);
   add(lexicon.mixed_markers, SAYS_MIXED);
   return new PhraseTable<number>(flags);
@@ -115,14 +119,16 @@ export function addClauseMasses(
   const weight = new Float64Array(clauseCount).fill(1);
   const mix = new Float64Array(clauseCount).fill(1);
   const verdictClause = new Uint8Array(clauseCount);
-  const hedged = new Uint8Array(clauseCount);
+  // The factor a hedge put on each clause (1: none).
+  const hedged = new Float64Array(clauseCount).fill(1);
   for (let i = 0; i < tokens.length; i++) {
     const marker = markers.match(tokens, i)?.value ?? 0;
     if (marker === 0) continue;
     if (marker & VERDICT) verdictClause[clauseOf[i]] = 1;
     if (marker & HEDGE) {
-      weight[clauseOf[i]] *= HEDGED;
-      hedged[clauseOf[i]] = 1;
+      const factor = marker & SUSPENDED_VERDICT ? SUSPENDED : HEDGED;
+      weight[clauseOf[i]] *= factor;
+      hedged[clauseOf[i]] = Math.min(hedged[clauseOf[i]], factor);
     }
     if (marker & SAYS_MIXED) into.saysMixed = true;
   }
@@ -131,7 +137,7 @@ export function addClauseMasses(
     const opening = tokens.slice(first[c], first[c] + 2);
     weight[c] *= clauseWeight(opening);
     // "seems good so far, but it's too early to tell": a hedge answering a clause hedges that clause.
-    if (hedged[c] && c > 0 && first[c - 1] >= 0 && opensContrast(opening)) weight[c - 1] *= HEDGED;
+    if (hedged[c] < 1 && c > 0 && first[c - 1] >= 0 && opensContrast(opening)) weight[c - 1] *= hedged[c];
     if (verdictClause[c]) weight[c] *= VERDICT_WEIGHT;
     const opensSentence = c === 0 || first[c - 1] < 0 || sentenceOf[first[c - 1]] !== sentenceOf[first[c]];
     // "despite a slow start" concedes wherever it stands.
