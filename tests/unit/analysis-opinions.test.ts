@@ -68,8 +68,9 @@ describe("the mixed label", () => {
     assert.equal(a.overall, "mixed");
     assert.ok(["positive", "neutral", "negative"].includes(a.sentiment.label));
   });
-  test("a conceded side is not mixed", () => {
-    assert.equal(analyse("The guy was nice but the price was outrageous.").overall, "negative");
+  test("a conceded side is not mixed: lukewarm praise, or praise answered by a faulted job", () => {
+    assert.equal(analyse("Service was okay but the price was too high.").overall, "negative");
+    assert.equal(analyse("The guy was nice but the work was sloppy.").overall, "negative");
     assert.equal(analyse("Great tech.").overall, "positive");
   });
 });

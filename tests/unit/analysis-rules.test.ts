@@ -46,6 +46,12 @@ describe("mentions of names that are words", async () => {
     assert.deepEqual(techs("grant was professional but quiet"), ["grant-holloway"]);
     assert.deepEqual(techs("the grant was generous"), []);
   });
+  test("the usual short forms of a first name ('Bill' for William); 'had it' is something a person does", () => {
+    assert.deepEqual(techs("Bill came out on a Saturday and fixed it."), ["will-okafor"]);
+    assert.deepEqual(techs("The bill was higher than I thought."), []);
+    assert.deepEqual(techs("grant had it going again by 9"), ["grant-holloway"]);
+    assert.deepEqual(techs("the grant had it covered"), []);
+  });
   test("a relative of the reviewer's is someone else; a name before a street word is a place", () => {
     assert.deepEqual(techs("my husband Jake called them after the flood"), []);
     assert.deepEqual(techs("Our neighbor Frank recommended them."), []);
@@ -183,11 +189,21 @@ describe("opinion rules", () => {
     assert.ok(has("They put down runners and drop cloths, very careful.", "cleanliness positive"));
     assert.ok(has("Paid $250 for nothing.", "price_value negative"));
   });
-  test("praise of the work answered by 'but' is not conceded away: the review is mixed", () => {
+  test("plain praise answered by 'but' is not conceded away unless the answer faults the job: mixed", () => {
     assert.equal(label("Great work, but it cost a fortune."), "mixed");
     assert.equal(label("Good job but took way too long"), "mixed");
-    assert.equal(label("Very polite, but it cost a fortune."), "negative");
+    assert.equal(label("Very polite, but it cost a fortune."), "mixed");
+    assert.equal(label("Great plumber but the office took four days to call us back."), "mixed");
     assert.equal(label("Friendly tech, but the repair didn't hold."), "negative");
+    assert.equal(label("Polite crew, but the work was sloppy and we had to call someone else."), "negative");
+    assert.equal(label("Service was okay but the price was too high."), "negative");
+  });
+  test("days and weeks taken are slow; a word that is also an intensifier intensifies ('super fast')", () => {
+    assert.deepEqual(aspectsOf("we waited two weeks for the part"), ["speed negative"]);
+    assert.ok(aspectsOf("took them over a week to call back").includes("speed negative"));
+    assert.ok(aspectsOf("It took them 5 days to even send someone out.").includes("speed negative"));
+    assert.equal(label("The install took 3 days."), "neutral");
+    assert.equal(label("super fast response but the bill was higher than I expected"), "mixed");
   });
   test("an opinion of the problem ('a horrible smell') is not an opinion of the work", () => {
     assert.equal(label("Horrible smell in the basement and they found a broken vent pipe within minutes."), "positive");
@@ -226,5 +242,97 @@ describe("opinion rules", () => {
     assert.equal(label("decent job, nothing special"), "positive");
     assert.equal(label("Teresa was here by 10. Can't thank her enough."), "positive");
     assert.equal(label("money well spent"), "positive");
+  });
+  test("praise in scare quotes is ironic ('a 'quick' job'); words quoted after a verb of speech are not", () => {
+    assert.equal(label("Such a 'quick' job: three visits and two weeks."), "negative");
+    assert.equal(label("Sure, 'fixed.' That's why I'm typing this in a coat."), "negative");
+    assert.deepEqual(aspectsOf("Their 'professional' crew smoked on our porch."), ["professionalism negative"]);
+    assert.equal(label('The tech said "no problem" and had it fixed in ten minutes.'), "positive");
+  });
+  test("units that set the scene with a problem before anyone acts are not criticism of the business", () => {
+    assert.equal(
+      label("Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon."),
+      "positive",
+    );
+    assert.equal(
+      label("No heat, frozen pipes, panicking. Marcus had the furnace running within the hour."),
+      "positive",
+    );
+    assert.equal(label("Furnace broken again after their repair. Terrible. They never came back."), "negative");
+    assert.equal(label("Awful experience. The tech was rude and the leak is still there."), "negative");
+  });
+  test("'quiet' praises a machine, not a person; a noise that is gone is work done", () => {
+    assert.deepEqual(aspectsOf("the new furnace is quiet"), ["workmanship positive"]);
+    assert.equal(label("the tech was quiet"), "neutral");
+    assert.equal(label("The furnace doesn't make that noise anymore."), "positive");
+  });
+  test("competence of a person is about the work ('good tech'); job names, states and know-how are cues", () => {
+    assert.deepEqual(aspectsOf("Good tech, terrible scheduling."), ["workmanship positive", "scheduling negative"]);
+    assert.ok(aspectsOf("the duct cleaning made a huge difference").includes("workmanship positive"));
+    assert.ok(aspectsOf("The guy clearly didn't know what he was doing.").includes("professionalism negative"));
+    assert.ok(aspectsOf("Another no-show.").includes("scheduling negative"));
+    assert.ok(aspectsOf("He never listened to a word I said.").includes("communication negative"));
+    assert.ok(aspectsOf("$$$ for a ten minute fix").includes("price_value negative"));
+    assert.equal(label("friendly guys but way too pricey for a simple tune up"), "mixed");
+  });
+  test("lukewarm words with nothing stronger beside them say neither ('ok service ok price')", () => {
+    assert.equal(label("ok service ok price"), "neutral");
+    assert.equal(label("Came, fixed, left. Fine."), "neutral");
+    assert.equal(label("Average. Nothing to write home about."), "neutral");
+    assert.equal(label("The install was okay but the crew was fantastic."), "positive");
+    assert.equal(label("Service was ok but price was way too high."), "negative");
+  });
+  test("a question that opens with an auxiliary asks and does not praise; its complaints stay", () => {
+    assert.equal(label("Anyone know if the Comfort Club covers filters? Asking before I renew."), "neutral");
+    assert.equal(label("Will they ever answer the phone? Three voicemails now."), "negative");
+  });
+  test("a part marked ironic ('oh great', praise in scare quotes) has no sincere praise", () => {
+    assert.equal(label("Oh great, another $200 to be told to change my filter. Thanks a lot."), "negative");
+    assert.equal(label("Yeah right, 'same day service'. We waited a week. Super helpful."), "negative");
+  });
+  test("idioms of loyalty and of decline", () => {
+    assert.equal(label("We switched to them last year and haven't looked back."), "positive");
+    assert.equal(label("Not as good as they used to be. Prices up, quality down."), "negative");
+    assert.equal(label("Never using them again, period."), "negative");
+  });
+  test("Spanish: 'pero' is a contrast, 'nunca contestan', 'no avisó', 'sigue sin', 'dejó polvo', 'más alta que'", () => {
+    assert.equal(label("Buen trabajo pero nunca contestan el teléfono."), "mixed");
+    assert.ok(aspectsOf("El técnico llegó tres horas tarde y no avisó.").includes("communication negative"));
+    assert.ok(aspectsOf("La calefacción sigue sin calentar.").includes("workmanship negative"));
+    assert.equal(label("La limpieza de ductos dejó polvo por toda la casa."), "negative");
+    assert.equal(label("Muy rápidos, pero la factura fue más alta que el presupuesto."), "mixed");
+  });
+  test("praise that is only 'enough' is lukewarm; 'could have been' and 'should have been' negate", () => {
+    assert.equal(label("Nice enough guy, though he didn't fix anything."), "negative");
+    assert.equal(label("good enough i guess"), "neutral");
+    assert.equal(label("Could've been a bit faster, honestly."), "negative");
+    assert.equal(label("It could have been a disaster, but they caught the gas leak in time."), "positive");
+  });
+  test("a relative clause after a foil is about the foil ('the last outfit we used, who never cleaned up')", () => {
+    assert.equal(label("Much better than the last outfit we used, who never cleaned up."), "positive");
+    assert.equal(label("Way better than the plumber we had before, who left a mess every time."), "positive");
+  });
+  test("the same problem after a visit is a failure of the work", () => {
+    assert.ok(aspectsOf("Third visit and it's the same problem.").includes("workmanship negative"));
+    assert.equal(label("Friendly guy, but the problem is the same."), "negative");
+  });
+  test("criticism in a sentence of thanks says what the thanks are for; 'I'm torn' says mixed", () => {
+    assert.equal(label("thank you marcus for coming out so late on a friday!!"), "positive");
+    assert.equal(
+      label("I'm torn. Teresa was wonderful, but this is the second time the same part has failed."),
+      "mixed",
+    );
+    assert.equal(label("tech was great, dispatch is a mess"), "mixed");
+    assert.equal(label("The kitchen drain is still blocked after their visit."), "negative");
+  });
+  test("harsh criticism answered by praise is mixed; mild criticism or a price answered by praise is not", () => {
+    assert.equal(label("The receptionist was downright rude, but the plumber she sent was fantastic."), "mixed");
+    assert.equal(label("A little late, but the repair was perfect."), "positive");
+    assert.equal(label("The quote was higher than the others, but the work was excellent."), "positive");
+  });
+  test("a verdict put off ('too early to tell', 'not sure yet') weighs little; adverbial 'yet' is no contrast", () => {
+    assert.equal(label("Not sure yet if the new heat pump was worth the money. Ask me after winter."), "neutral");
+    assert.equal(label("The new heat pump seems good so far, but it's too early to tell."), "neutral");
+    assert.equal(label("Pretty happy with the install, I guess."), "positive");
   });
 });

@@ -3,14 +3,16 @@
 // clauses (contrast weighting) and opinion units (negation scope, aspect binding).
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import sentimentLexicon from "./lexicon/sentiment.json" with { type: "json" };
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
-import { rescopeHits } from "./scope-rules.ts";
+import { dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
   correctionOpeners,
   type Hit,
   isNegator,
+  makeHit,
   NEGATION_FACTOR,
   sentimentTargets,
   sentimentVocabulary,
@@ -41,8 +43,17 @@ const typos = new TypoCorrector(
   [...sentimentVocabulary, ...cueVocabulary, ...stopwordList.words, ...englishWords],
 );
 // Words and punctuation that end an opinion unit: "fast and clean", "Rude receptionist, great technician".
-const UNIT_WORDS = new Set(["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"]);
+const UNIT_WORDS = new Set([
+  ...["and", "but", "though", "although", "however", "yet", "while", "whereas", "plus", "so"],
+  ...["y", "pero"],
+]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
+
+/** Unit punctuation between two tokens (one space, the usual gap, is none). */
+function punctuationBetween(part: string, from: number, to: number): boolean {
+  if (to === from || (to === from + 1 && part.charCodeAt(from) === 32)) return false;
+  return UNIT_PUNCTUATION.test(part.slice(from, to));
+}
 
 /** Index of the span containing each token (spans sorted, tokens sorted). */
 function spanIndex(tokens: readonly Token[], spans: readonly Span[]): number[] {
@@ -58,12 +69,11 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
   const unitOf: number[] = [];
   const unitSentence: number[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const between = i === 0 ? "" : part.slice(tokens[i - 1].end, tokens[i].start);
     if (
       i === 0 ||
       clauseOf[i] !== clauseOf[i - 1] ||
       sentenceOf[i] !== sentenceOf[i - 1] ||
-      UNIT_PUNCTUATION.test(between) ||
+      punctuationBetween(part, tokens[i - 1].end, tokens[i].start) ||
       UNIT_WORDS.has(tokens[i].norm)
     ) {
       breaks.add(i);
@@ -71,12 +81,11 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
     }
     unitOf.push(unitSentence.length - 1);
   }
-  return { breaks, unitOf, unitSentence };
+  return { breaks, starts: [...breaks], unitOf, unitSentence };
 }
 
 /** "Not cheap, just fair": the unit a correction replaces carries no opinion. */
-function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]): Hit[] {
-  const starts = [...breaks];
+function dropCorrected(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]): Hit[] {
   const dropped = new Set<number>();
   for (let u = 1; u < starts.length; u++) {
     if (correctionOpeners.has(tokens[starts[u]].norm) && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
@@ -85,8 +94,7 @@ function dropCorrected(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySe
 }
 
 /** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
-function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: ReadonlySet<number>, unitOf: number[]) {
-  const starts = [...breaks];
+function ellipticalNegation(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]) {
   const byUnit = new Map<number, number>();
   for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
   const added: Hit[] = [];
@@ -94,9 +102,72 @@ function ellipticalNegation(hits: Hit[], tokens: readonly Token[], breaks: Reado
     const last = (starts[u + 1] ?? tokens.length) - 1;
     const before = byUnit.get(u - 1);
     if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
-      added.push({ index: last, length: 1, valence: NEGATION_FACTOR * before });
+      added.push(makeHit(last, 1, NEGATION_FACTOR * before));
   }
   return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
+}
+
+// Scare quotes: praise of one to three words set in quotes ("a 'quick' job", "Sure, 'fixed.'", "the 'free'
+// estimate") is ironic, and says the opposite at least this strongly; words quoted after a verb of speech
+// ("he said 'no problem'", "told us it was 'an easy fix'") are reported, not ironic.
+const SCARE_QUOTED = -2;
+const SCARE_QUOTE_WORDS = 3;
+const SPEECH_REACH = 4;
+const QUOTE_OPEN = /(?<=^|[\s(])['"‘“](?=\p{L})/gu;
+const OPENING_QUOTES = ["'", '"', "‘", "“"];
+
+/** Whether a quote may open in `part` (a quote mark at the start or after a space or parenthesis). */
+function mayQuote(part: string): boolean {
+  for (const q of OPENING_QUOTES)
+    for (let at = part.indexOf(q); at >= 0; at = part.indexOf(q, at + 1)) {
+      const before = at === 0 ? " " : part[at - 1];
+      if (before === " " || before === "(" || before === "\n" || before === "\t") return true;
+    }
+  return false;
+}
+const QUOTE_CLOSE = /(?<=[\p{L}.!?])['"’”](?![\p{L}\p{N}])/u;
+const SPEECH = new Set(["said", "says", "say", "saying", "told", "tells", "asked", "wrote", "replied", "answered"]);
+
+/** Positive hits set in scare quotes turned into criticism (a quote must open and close within a few words). */
+function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[] {
+  if (!hits.some((h) => h.valence > 0)) return hits;
+  let out = hits;
+  let ironic = false;
+  const quoted = mayQuote(part) ? part.matchAll(QUOTE_OPEN) : [];
+  for (const open of quoted) {
+    const from = (open.index ?? 0) + 1;
+    const close = QUOTE_CLOSE.exec(part.slice(from, from + 40));
+    if (!close) continue;
+    const to = from + close.index;
+    const inside = tokens.filter((t) => t.start >= from && t.end <= to);
+    if (inside.length === 0 || inside.length > SCARE_QUOTE_WORDS) continue;
+    const first = tokens.indexOf(inside[0]);
+    const last = first + inside.length - 1;
+    if (tokens.slice(Math.max(0, first - SPEECH_REACH), first).some((t) => SPEECH.has(t.norm))) continue;
+    out = out.map((h) => {
+      if (h.valence <= 0 || h.index < first || h.index > last) return h;
+      ironic = true;
+      return { ...h, valence: Math.min(SCARE_QUOTED, -h.valence) };
+    });
+  }
+  // "Oh great, another $200 to be told to change my filter. Thanks a lot.": once a part is plainly ironic (a
+  // marker of irony, or praise in scare quotes), its other praise is ironic too.
+  if (!ironic) ironic = hits.some((h) => h.ironic);
+  return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
+}
+
+const questionOpeners = new Set(sentimentLexicon.question_openers);
+
+/** "Anyone know if the Comfort Club covers filters?": a question that opens with an auxiliary asks, it does not
+ * praise (its criticism stays: "Will they ever answer the phone?"). */
+function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: number[], spans: readonly Span[]): Hit[] {
+  if (!spans.some((s) => s.text.endsWith("?"))) return hits;
+  const opener = new Map<number, string>();
+  for (let i = tokens.length - 1; i >= 0; i--) opener.set(sentenceOf[i], tokens[i].norm);
+  return hits.filter((h) => {
+    const s = sentenceOf[h.index];
+    return h.valence < 0 || !spans[s].text.endsWith("?") || !questionOpeners.has(opener.get(s) ?? "");
+  });
 }
 
 /** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
@@ -113,35 +184,83 @@ function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
   return extra.length ? [...cues, ...extra].sort((a, b) => a.index - b.index) : cues;
 }
 
+// A number per aspect for the key of one aspect in one clause of one part (no string built per cue).
+const aspectKeys = new Map<string, number>();
+const ASPECT_KEYS = 64;
+function aspectKey(aspect: string): number {
+  let k = aspectKeys.get(aspect);
+  if (k === undefined) {
+    k = aspectKeys.size;
+    aspectKeys.set(aspect, k);
+  }
+  return k;
+}
+
 /** The rules' findings over a title and a text: weighted opinion masses and aspects (before the verdict). */
 export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<string>) {
   const masses = noMasses();
   const aspects: AspectMention[] = [];
-  const byKey = new Map<string, AspectMention>();
+  const byKey = new Map<number, AspectMention>();
   for (const [partIndex, part] of parts.entries()) {
     const tokens = typos.apply(tokenize(part), neutral);
-    const clauseSpans = clauses(part);
+    const sentenceSpans = sentences(part);
+    const clauseSpans = clauses(part, sentenceSpans);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
-    const sentenceOf = spanIndex(tokens, sentences(part));
-    const { breaks, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
+    const sentenceOf = spanIndex(tokens, sentenceSpans);
+    const { breaks, starts, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const hits = ellipticalNegation(
-      dropCorrected(clauseHits(tokens, neutral, breaks), tokens, breaks, unitOf),
+      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, starts, unitOf),
       tokens,
-      breaks,
+      starts,
       unitOf,
     );
-    const scoped = rescopeHits(hits, tokens, breaks, unitOf, sentenceOf);
-    const cues = withImpliedCues(findCues(tokens), scoped);
+    const found = findCues(tokens);
+    const scoped = dropSituation(
+      dropThanked(
+        askedNotPraised(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
+        tokens,
+        sentenceOf,
+      ),
+      tokens,
+      unitOf,
+      found,
+      neutral,
+    );
+    const cues = withImpliedCues(found, scoped);
     const polarities = bindCues(cues, scoped, unitOf, unitSentence);
     const praisedWork = new Set<number>();
-    for (const [k, cue] of cues.entries())
-      if (polarities[k] === "positive" && cue.aspects.includes("workmanship")) praisedWork.add(clauseOf[cue.index]);
-    addClauseMasses(masses, scoped, tokens, clauseOf, sentenceOf, clauseSpans.length, praisedWork);
+    const faultedWork = new Set<number>();
+    // A unit that faults the work ("the work was sloppy"), not another aspect with the job's name in it ("too
+    // pricey for a tune-up").
+    const faultedOther = new Set<number>();
+    const faultedPrice = new Set<number>();
+    for (const [k, cue] of cues.entries()) {
+      if (polarities[k] !== "negative") continue;
+      if (!cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
+      if (cue.aspects.includes("price_value")) faultedPrice.add(clauseOf[cue.index]);
+    }
+    for (const [k, cue] of cues.entries()) {
+      if (!cue.aspects.includes("workmanship")) continue;
+      if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
+      else if (polarities[k] === "negative" && !faultedOther.has(unitOf[cue.index]))
+        faultedWork.add(clauseOf[cue.index]);
+    }
+    addClauseMasses(
+      masses,
+      scoped,
+      tokens,
+      clauseOf,
+      sentenceOf,
+      clauseSpans.length,
+      praisedWork,
+      faultedWork,
+      faultedPrice,
+    );
     for (const [k, cue] of cues.entries()) {
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
-        const key = `${aspect}|${partIndex}|${quote.start}`;
+        const key = (quote.start * parts.length + partIndex) * ASPECT_KEYS + aspectKey(aspect);
         const seen = byKey.get(key);
         // "Quick to answer, slow to fix": one clause may say opposite things of one aspect.
         if (seen && (seen.polarity === polarities[k] || polarities[k] === "neutral")) continue;

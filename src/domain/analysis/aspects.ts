@@ -13,6 +13,9 @@ export const cueTable = (() => {
   for (const [aspect, cues] of Object.entries(aspectLexicon.aspects)) {
     for (const cue of cues) byCue.set(cue, [...(byCue.get(cue) ?? []), aspect as Aspect]);
   }
+  // "good tech", "terrible plumber": a judgement of the person's competence is about the work.
+  for (const adjective of aspectLexicon.competence.adjectives)
+    for (const person of aspectLexicon.competence.people) byCue.set(`${adjective} ${person}`, ["workmanship"]);
   // Longer phrases that contain a cue word but name no aspect ("service call").
   for (const phrase of aspectLexicon.not_cues) byCue.set(phrase, []);
   return new PhraseTable<Aspect[]>(byCue);
@@ -34,13 +37,15 @@ export interface Cue {
   aspects: Aspect[];
 }
 
+// A word starting with a-z is never money: the test is skipped for it.
 const MONEY = /^\p{Sc}\p{N}/u;
 
 export function findCues(tokens: readonly Token[]): Cue[] {
   const out: Cue[] = [];
   for (let i = 0; i < tokens.length; i++) {
     // "$189", "€40": an amount of money is about the price.
-    if (MONEY.test(tokens[i].norm)) {
+    const c = tokens[i].norm.charCodeAt(0);
+    if ((c < 97 || c > 122) && MONEY.test(tokens[i].norm)) {
       out.push({ index: i, length: 1, aspects: ["price_value"] });
       continue;
     }
@@ -89,13 +94,18 @@ export function bindCues(
   sentenceOf: readonly number[],
 ): Sentiment[] {
   const hitsByUnit = new Map<number, Hit[]>();
-  for (const h of hits) hitsByUnit.set(unitOf[h.index], [...(hitsByUnit.get(unitOf[h.index]) ?? []), h]);
+  for (const h of hits) {
+    const list = hitsByUnit.get(unitOf[h.index]);
+    if (list) list.push(h);
+    else hitsByUnit.set(unitOf[h.index], [h]);
+  }
   const unitsWithCues = new Set(cues.map((c) => unitOf[c.index]));
   return cues.map((cue) => {
-    const own = hits.filter((h) => overlaps(h, cue));
-    if (own.length) return polarityOf(sum(own));
     const unit = unitOf[cue.index];
     const inUnit = hitsByUnit.get(unit);
+    // A cue's own opinion lies in its unit.
+    const own = inUnit?.filter((h) => overlaps(h, cue));
+    if (own?.length) return polarityOf(sum(own));
     if (inUnit?.length) return polarityWithin(inUnit, cue.index);
     for (let d = 1; d <= NEIGHBOUR_UNITS; d++) {
       for (const u of [unit + d, unit - d]) {

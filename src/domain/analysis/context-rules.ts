@@ -4,7 +4,7 @@
 // resolved ("couldn't find the leak") or caused by the crew ("they cracked our tile"). Things a customer wanted
 // (a callback, updates) count against the work when missing. Dirt nouns count against it when left behind
 // ("left sawdust", "dust everywhere"). Price-scale words (high, lowest) are opinions only about a price ("the
-// quote was the lowest").
+// quote was the lowest"). "Quiet" praises a machine, not a person.
 import type { Aspect } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { PhraseTable, type Token } from "./tokenize.ts";
@@ -26,6 +26,8 @@ const negators = new Set(lexicon.negators);
 const damageWords = new Set(lexicon.damage_words);
 const priceNouns = new Set(lexicon.price_nouns);
 const priceScale = new Map(Object.entries(lexicon.price_scale));
+// "the furnace is quiet now" praises the work; "a bit quiet" said of a person does not.
+const machinePraise = new Map(Object.entries(lexicon.machine_praise));
 const ABSENT_PROBLEM = 1.5;
 const RECURRING_PROBLEM = -2.5;
 const RESOLVED_PROBLEM = 2;
@@ -34,6 +36,8 @@ const DAMAGE = -3;
 const MISSING_WANTED = -2;
 const DIRT_LEFT = -2.5;
 const WINDOW = 3;
+// "now it's making a rattling noise": "now" and "since" reach a little further back.
+const AFTER_WORK_REACH = 5;
 
 export interface ContextHit {
   valence: number;
@@ -54,6 +58,21 @@ const WORK: Aspect = "workmanship";
  * The context-dependent word at i with negation applied, or undefined when the word is not one.
  * `lo`..`hi`: the opinion unit's tokens; `negated`: inside a negation's scope.
  */
+// Every word a rule below reads at the token itself; with the problem word after it, the only way in.
+export const contextWords: ReadonlySet<string> = new Set<string>([
+  ...problemWords,
+  ...damageWords,
+  ...wanted,
+  ...dirtNouns,
+  ...machinePraise.keys(),
+  ...priceScale.keys(),
+]);
+
+/** Whether contextValence can answer anything but undefined at i (a cheap test before it). */
+export function mayHaveContext(tokens: readonly Token[], i: number): boolean {
+  return contextWords.has(tokens[i].norm) || problemWords.has(tokens[i + 1]?.norm ?? "");
+}
+
 export function contextValence(
   tokens: readonly Token[],
   i: number,
@@ -82,7 +101,8 @@ export function contextValence(
     // "the smell from the drain is gone": the resolution may close the unit.
     if (near(tokens, from, hi, resolution) >= 0) return { valence: RESOLVED_PROBLEM, aspect: WORK };
     // "it leaks now", "dripping since they left": a problem that came after the work.
-    if (near(tokens, from, to, afterWork) >= 0) return { valence: RECURRING_PROBLEM, failure: true, aspect: WORK };
+    if (near(tokens, Math.max(lo, i - AFTER_WORK_REACH), to, afterWork) >= 0)
+      return { valence: RECURRING_PROBLEM, failure: true, aspect: WORK };
     if (!dirtNouns.has(norm)) return { valence: 0 };
   }
   if (damageWords.has(norm) && (agents.has(tokens[i - 1]?.norm) || (i - 2 >= lo && agents.has(tokens[i - 2].norm))))
@@ -94,6 +114,11 @@ export function contextValence(
     const left = near(tokens, lo, i - 1, dirtVerbs) >= 0 || heaped;
     const spread = i + 1 <= hi && dirtSpread.match(tokens, i + 1) !== undefined;
     if (left || spread) return { valence: negated ? DIRT_LEFT * NEGATION_FACTOR : DIRT_LEFT };
+  }
+  const machine = machinePraise.get(norm);
+  if (machine !== undefined) {
+    if (near(tokens, lo, hi, agents) >= 0) return { valence: 0 };
+    return { valence: negated ? machine * NEGATION_FACTOR : machine, aspect: WORK };
   }
   const scale = priceScale.get(norm);
   if (scale !== undefined) {

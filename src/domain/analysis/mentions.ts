@@ -7,6 +7,7 @@ import { sentences } from "./segment.ts";
 import { normalizeWord, PhraseTable, phraseTokens, type Token, tokenize } from "./tokenize.ts";
 
 const commonWordNames = new Set(names.common_word_names);
+const nicknames: Readonly<Record<string, readonly string[]>> = names.nicknames;
 // "was"/"is"/"has"/"had" after a noun-like name are ambiguous ("Bill was high"); after a modal one they are not.
 const AMBIGUOUS_VERBS = new Set(["was", "is", "has", "had"]);
 const nameVerbs = new Set(names.name_verbs);
@@ -63,7 +64,12 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
       const toks = tokenize(n).map((x) => x.norm);
       if (toks.length > 1) techPhrases.push([n, t.id]);
     }
-    const singles = new Set([nameTokens[0], ...(t.aliases ?? []).map(normalizeWord).filter((a) => !/\s/.test(a))]);
+    const singles = new Set([
+      nameTokens[0],
+      ...(t.aliases ?? []).map(normalizeWord).filter((a) => !/\s/.test(a)),
+      // "Bill" for William, "Jake" for Jacob: the usual short forms of the first name.
+      ...(nicknames[nameTokens[0]] ?? []),
+    ]);
     if (nameTokens.length > 1) singles.add(nameTokens[nameTokens.length - 1]);
     for (const w of singles) {
       const prev = words.get(w);

@@ -12,6 +12,8 @@ const oldModifiers = new Set(foil.old_modifiers);
 const foilNouns = new Set(foil.nouns);
 const oldNouns = new Set(foil.old_nouns);
 const comparison = new Set(foil.comparison);
+const relativeOpeners = new Set(["who", "whose", "which"]);
+const usedBefore = new PhraseTable<true>(foil.used_before.map((p) => [p, true]));
 const dismissals = new PhraseTable<true>(lexicon.dismissals.map((p) => [p, true]));
 const minorMarkers = new PhraseTable<true>(lexicon.minor_markers.map((p) => [p, true]));
 // Two negated opinions of opposite sign this close are one judgement of the middle.
@@ -19,11 +21,14 @@ const MIDDLE_GAP = 4;
 const DISMISSED = 0.2;
 const MINOR = 0.5;
 
-/** Index where a foil noun phrase starts in tokens[lo..hi], or -1 ("two other companies", "the old one"). */
-function foilStart(tokens: readonly Token[], lo: number, hi: number): number {
+/** Index where a foil noun phrase starts in tokens[lo..hi], or -1 ("two other companies", "the old one"); a
+ * comparison word ends the search unless `inComparison` (a foil compared with is still a foil). */
+function foilStart(tokens: readonly Token[], lo: number, hi: number, inComparison = false): number {
   for (let k = lo; k <= hi; k++) {
     const w = tokens[k].norm;
-    if (comparison.has(w)) return -1;
+    if (comparison.has(w) && !inComparison) return -1;
+    // "the plumber we had before"
+    if (foilNouns.has(w) && k + 1 <= hi && usedBefore.match(tokens, k + 1)) return k;
     const nouns = foilModifiers.has(w) ? foilNouns : oldModifiers.has(w) ? oldNouns : undefined;
     if (!nouns) continue;
     for (let j = k + 1; j <= Math.min(hi, k + 2); j++) if (nouns.has(tokens[j].norm)) return k;
@@ -31,17 +36,81 @@ function foilStart(tokens: readonly Token[], lo: number, hi: number): number {
   return -1;
 }
 
-function markedSentences(tokens: readonly Token[], sentenceOf: readonly number[], table: PhraseTable<true>) {
+const NO_SENTENCES: ReadonlySet<number> = new Set();
+
+function markedSentences(
+  tokens: readonly Token[],
+  sentenceOf: readonly number[],
+  table: PhraseTable<true>,
+): ReadonlySet<number> {
   const out = new Set<number>();
   for (let i = 0; i < tokens.length; i++) if (table.match(tokens, i)) out.add(sentenceOf[i]);
   return out;
+}
+
+const problemWords = new Set(lexicon.problem_words);
+const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
+// "blowing warm air", "no heat": the state of the equipment is the problem too.
+const problemStates = new PhraseTable<true>(lexicon.problem_states.map((p) => [p, true]));
+
+/**
+ * "Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon.": the units that
+ * open a part, before anyone who did the job (an agent, a name) or an aspect of it appears, describe the
+ * situation when they name a problem; their criticism is of the situation, not of the business, and is dropped.
+ * A failure among them ("broke again") makes them a complaint instead. `cues`: the aspect cues, in order.
+ */
+export function dropSituation(
+  hits: Hit[],
+  tokens: readonly Token[],
+  unitOf: readonly number[],
+  cues: readonly { index: number }[],
+  neutral: ReadonlySet<string>,
+): Hit[] {
+  if (!hits.some((h) => h.valence < 0)) return hits;
+  let actor = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].norm;
+    if (situationAgents.has(w) || neutral.has(w)) {
+      actor = unitOf[i];
+      break;
+    }
+  }
+  for (const { index: at } of cues) {
+    if (actor >= 0 && unitOf[at] >= actor) break;
+    if (!problemWords.has(tokens[at].norm) && !problemStates.match(tokens, at)) {
+      actor = unitOf[at];
+      break;
+    }
+  }
+  if (actor <= 0) return hits;
+  let problem = false;
+  for (let i = 0; i < tokens.length && unitOf[i] < actor; i++)
+    if (problemWords.has(tokens[i].norm) || problemStates.match(tokens, i)) problem = true;
+  if (!problem || hits.some((h) => h.failure && unitOf[h.index] < actor)) return hits;
+  return hits.filter((h) => h.valence > 0 || unitOf[h.index] >= actor);
+}
+
+const gratitudeOpeners = new Set(lexicon.gratitude_openers);
+
+/**
+ * "thank you marcus for coming out so late on a friday": in a sentence that opens with thanks, criticism
+ * (other than a failed job) describes what the thanks are for, and is dropped.
+ */
+export function dropThanked(hits: Hit[], tokens: readonly Token[], sentenceOf: readonly number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0 && !h.failure)) return hits;
+  const thanked = new Set<number>();
+  for (let i = 0; i < tokens.length; i++)
+    if ((i === 0 || sentenceOf[i - 1] !== sentenceOf[i]) && gratitudeOpeners.has(tokens[i].norm))
+      thanked.add(sentenceOf[i]);
+  if (thanked.size === 0) return hits;
+  return hits.filter((h) => h.valence > 0 || h.failure || h.ironic || !thanked.has(sentenceOf[h.index]));
 }
 
 /** The hits with middle pairs and foil opinions removed and dismissed or minor complaints scaled down. */
 export function rescopeHits(
   hits: Hit[],
   tokens: readonly Token[],
-  breaks: ReadonlySet<number>,
+  starts: readonly number[],
   unitOf: readonly number[],
   sentenceOf: readonly number[],
 ): Hit[] {
@@ -61,15 +130,19 @@ export function rescopeHits(
       drop.add(b);
     }
   }
-  const starts = [...breaks];
   for (let u = 0; u < starts.length; u++) {
     const lo = starts[u];
     const hi = (starts[u + 1] ?? tokens.length) - 1;
     const at = foilStart(tokens, lo, hi);
     if (at >= 0) for (const h of hits) if (unitOf[h.index] === u && h.index > at) drop.add(h);
+    // "better than the last outfit we used, who never cleaned up": a relative clause after a foil is about it.
+    if (u > 0 && relativeOpeners.has(tokens[lo].norm) && foilStart(tokens, starts[u - 1], lo - 1, true) >= 0)
+      for (const h of hits) if (unitOf[h.index] === u) drop.add(h);
   }
-  const dismissed = markedSentences(tokens, sentenceOf, dismissals);
-  const minor = markedSentences(tokens, sentenceOf, minorMarkers);
+  // Only a complaint can be dismissed or minor: without one, the sentences are not searched.
+  const complaint = hits.some((h) => h.valence < 0);
+  const dismissed = complaint ? markedSentences(tokens, sentenceOf, dismissals) : NO_SENTENCES;
+  const minor = complaint ? markedSentences(tokens, sentenceOf, minorMarkers) : NO_SENTENCES;
   const out: Hit[] = [];
   for (const h of hits) {
     if (drop.has(h)) continue;

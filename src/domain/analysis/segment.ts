@@ -7,9 +7,10 @@ export interface Span {
 }
 
 const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
-// Clause boundaries: semicolons, and contrast words that start a new clause.
+// Clause boundaries: semicolons, and contrast words that start a new clause ("yet" after "not"/"sure" is the
+// adverb: "not sure yet if", "not yet").
 const CLAUSE_BREAK =
-  /\s*;\s*|,?(?<!\beven)\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
+  /\s*;\s*|,?(?<!\b(?:even|not|sure))\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of|pero|sin embargo)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
 
 function trimSpan(text: string, start: number, end: number): Span | undefined {
   let s = start;
@@ -34,9 +35,10 @@ export function sentences(text: string): Span[] {
 const CONCESSIVE_OPENING =
   /^(?:although|altho|though|tho|even though|even if|while|whereas|despite|in spite of)\b[^,]*,\s*/i;
 
-export function clauses(text: string): Span[] {
+/** The clauses of `text`, whose sentences (`sentences(text)`) the caller may have found already. */
+export function clauses(text: string, sentenceSpans: readonly Span[] = sentences(text)): Span[] {
   const out: Span[] = [];
-  for (const sentence of sentences(text)) {
+  for (const sentence of sentenceSpans) {
     let cursor = sentence.start;
     const body = sentence.text;
     const opening = CONCESSIVE_OPENING.exec(body);

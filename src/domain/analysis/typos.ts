@@ -64,7 +64,8 @@ export class TypoCorrector {
   readonly #index = new Map<string, string | null>();
   /** Folded form of each target -> the target, or null when two targets fold alike. */
   readonly #exact = new Map<string, string | null>();
-  readonly #cache = new Map<string, string | undefined>();
+  /** Word -> its correction, or null for none (one look-up either way). */
+  readonly #cache = new Map<string, string | null>();
 
   /** `targets`: words a typo may stand for; `known`: words never corrected (targets are known too). */
   constructor(targets: Iterable<string>, known: Iterable<string>) {
@@ -84,9 +85,9 @@ export class TypoCorrector {
   correct(norm: string, neutral: ReadonlySet<string>): string | undefined {
     if (neutral.has(norm)) return undefined;
     const cached = this.#cache.get(norm);
-    if (cached !== undefined || this.#cache.has(norm)) return cached;
+    if (cached !== undefined) return cached ?? undefined;
     const found = this.#lookup(norm);
-    if (this.#cache.size < CACHE_LIMIT) this.#cache.set(norm, found);
+    if (this.#cache.size < CACHE_LIMIT) this.#cache.set(norm, found ?? null);
     return found;
   }
 

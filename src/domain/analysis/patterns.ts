@@ -1,0 +1,114 @@
+// Opinions read from a pattern of words rather than a word: a problem that persists, a comparative against
+// what was expected, a time span, a recommendation of a named person, a rating written in the text.
+import { type Hit, isNegator, lexicon, makeHit, phrases } from "./sentiment-lexicon.ts";
+import { PhraseTable, type Token } from "./tokenize.ts";
+
+const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
+const expectationWords = new Set(lexicon.expectation_words);
+// "less than the last guy charged", "better than the others": a comparison with a competitor.
+const comparisonFoils = new Set(lexicon.comparison_foils);
+const spans = lexicon.time_spans;
+const spanPrepositions = new Set(spans.prepositions);
+const spanFillers = new Set(spans.fillers);
+const spanNumbers = new Set(spans.numbers);
+const spanUnits = new Set(spans.units);
+const slowVerbs = new Set(spans.slow_verbs);
+const slowFillers = new Set(spans.slow_fillers);
+const slowNumbers = new Set(spans.slow_numbers);
+const slowUnits = new Set(spans.slow_units);
+const slowPurpose = new Set(["to", "for", "before", "until"]);
+const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
+// Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
+export const specialStarts = new Set<string>([
+  "still",
+  ...comparatives.keys(),
+  ...spanPrepositions,
+  ...slowVerbs,
+  ...lexicon.recommend_openers.map((p) => p.split(" ")[0]),
+]);
+const STILL_NOT = -2.5;
+const AGAINST_EXPECTATION_REACH = 4;
+const QUICK_SPAN = 1.5;
+const SLOW_SPAN = -2;
+const RECOMMENDED_NAME = 2.5;
+
+/**
+ * Opinions read from a pattern rather than a word, or undefined: "still isn't cooling" (the problem persists,
+ * to the end of the unit), "higher than I hoped" (a comparative against what was expected), "in 20 minutes"
+ * (a short time span is speed), "ask for Priya" (recommending a named person).
+ */
+export function specialHit(
+  tokens: readonly Token[],
+  i: number,
+  unitEnd: number,
+  neutral: ReadonlySet<string>,
+): { hit: Hit; length: number } | undefined {
+  const norm = tokens[i].norm;
+  if (!specialStarts.has(norm)) return undefined;
+  const next = tokens[i + 1];
+  if (norm === "still" && next !== undefined && i + 1 <= unitEnd && isNegator(next.norm)) {
+    const praise = phrases.match(tokens, i + 1);
+    // "still no complaints"
+    if (praise && praise.value > 0)
+      return { hit: makeHit(i + 1, praise.length, praise.value), length: praise.length + 1 };
+    if (!praise || praise.value < 0)
+      return {
+        hit: makeHit(i, unitEnd - i + 1, STILL_NOT, "workmanship", true),
+        length: unitEnd - i + 1,
+      };
+  }
+  const comparative = comparatives.get(norm);
+  if (comparative !== undefined) {
+    const than = tokens[i + 1]?.norm === "than" ? i + 1 : tokens[i + 2]?.norm === "than" ? i + 2 : -1;
+    if (than > 0 && than <= unitEnd)
+      for (let k = than + 1; k <= Math.min(unitEnd, than + AGAINST_EXPECTATION_REACH); k++)
+        if (expectationWords.has(tokens[k].norm) || comparisonFoils.has(tokens[k].norm))
+          return { hit: makeHit(i, k - i + 1, comparative), length: k - i + 1 };
+  }
+  if (spanPrepositions.has(norm)) {
+    let k = i + 1;
+    while (k <= unitEnd && spanFillers.has(tokens[k].norm) && !spanUnits.has(tokens[k + 1]?.norm ?? "")) k++;
+    const n = tokens[k];
+    if (
+      n !== undefined &&
+      k < unitEnd &&
+      (/^\d+$/.test(n.norm) || spanNumbers.has(n.norm)) &&
+      spanUnits.has(tokens[k + 1].norm)
+    )
+      return { hit: makeHit(i, k + 2 - i, QUICK_SPAN, "speed"), length: k + 2 - i };
+  }
+  // "took four days to call back", "waited two weeks": days and weeks taken are slow.
+  if (slowVerbs.has(norm)) {
+    let k = i + 1;
+    while (k < unitEnd && slowFillers.has(tokens[k].norm) && !slowUnits.has(tokens[k + 1]?.norm ?? "")) k++;
+    const n = tokens[k];
+    // "took two days to call back", not "the upgrade took two days" (a job may take days): after "took", the
+    // days must be spent on something.
+    const spent = norm.startsWith("wait") || slowPurpose.has(tokens[k + 2]?.norm ?? "");
+    if (
+      spent &&
+      n !== undefined &&
+      k < unitEnd &&
+      (/^\d+$/.test(n.norm) || slowNumbers.has(n.norm)) &&
+      slowUnits.has(tokens[k + 1].norm)
+    )
+      return { hit: makeHit(i, k + 2 - i, SLOW_SPAN, "speed"), length: k + 2 - i };
+  }
+  const opener = recommendOpeners.match(tokens, i);
+  if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
+    return { hit: makeHit(i, opener.length + 1, RECOMMENDED_NAME), length: opener.length + 1 };
+  return undefined;
+}
+
+const RATING = /^(\d+(?:\.\d+)?)\/(5|10)$/;
+const RATING_VALENCE = 3;
+
+/** "5/5", "9/10" praise; "1/5", "2/10" condemn; "3/5" says neither. Other fractions are no rating. */
+export function ratingValence(norm: string): number | undefined {
+  if (!norm.includes("/")) return undefined;
+  const m = RATING.exec(norm);
+  if (!m) return undefined;
+  const share = Number(m[1]) / Number(m[2]);
+  if (share > 1) return undefined;
+  return share >= 0.8 ? RATING_VALENCE : share <= 0.4 ? -RATING_VALENCE : undefined;
+}
