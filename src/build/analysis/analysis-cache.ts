@@ -50,7 +50,7 @@ async function readCache(
   const entries = new Map<string, Analysed>();
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFile(path)).toString("utf8"); // one decoding of the whole file (readFile's "utf8" streams)
   } catch {
     return { entries, lines: -1 }; // none yet: written whole
   }
