@@ -46,9 +46,10 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     );
   });
   try {
-    // Astro's own start (loading Vite, bundling the pages and the server code: about 2 s, most of it on other
-    // threads) does not need the data, so it runs while the reviews are analysed; only the prerendered pages
-    // wait for the site. A failure on either side fails the build once both have stopped.
+    // Astro's own start (loading Vite, bundling the pages and the server code: 2-4 s) does not need the data, so
+    // it runs meanwhile and only the prerendered pages wait for the site. Its bundling calls back into this thread
+    // for every module, so it moves on while the analysis workers run (a full build) and between the steps this
+    // thread takes (a rebuild). A failure on either side fails the build once both have stopped.
     const computing = Promise.withResolvers<SiteData>();
     handOver(computing.promise);
     const astroStart = performance.now();
