@@ -1,4 +1,5 @@
-// content/ -> validated site data -> Astro renders into a temporary folder -> manifest -> swapped into DIST_DIR.
+// content/ -> validated content -> site data, while Astro bundles into a temporary folder -> Astro's prerendered
+// pages -> search index and manifest -> swapped into DIST_DIR.
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,7 @@ import { INDEX_FILE } from "../domain/search/index-format.ts";
 import { encodeReviewIndex } from "../domain/search/index-writer.ts";
 import { CompressedVariants } from "./compressed-variants.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
-import { computeSite, handOver } from "./site-data.ts";
+import { checkContent, completeSite, handOver, type SiteData } from "./site-data.ts";
 import { writeStaticHostFiles } from "./static-host-files.ts";
 import { writeManifest } from "./write-manifest.ts";
 import { DATASET_FILE, startIndexing } from "./write-search-index.ts";
@@ -33,8 +34,7 @@ type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> &
 
 export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   const notices = await recoverOutput(config.DIST_DIR);
-  const site = await computeSite(config);
-  handOver(site);
+  const checked = await checkContent(config);
   const { dist, tmp, old } = outputPaths(config.DIST_DIR);
   const prepare = async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -46,17 +46,34 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     );
   });
   try {
-    // reviews.json is the dataset's bytes made by computeSite (src/pages/reviews.json.ts sends them): their
+    // Astro's own start (loading Vite, bundling the pages and the server code: 2-4 s) does not need the data, so
+    // it runs meanwhile and only the prerendered pages wait for the site. Its bundling calls back into this thread
+    // for every module, so it moves on while the analysis workers run (a full build) and between the steps this
+    // thread takes (a rebuild). A failure on either side fails the build once both have stopped.
+    const computing = Promise.withResolvers<SiteData>();
+    handOver(computing.promise);
+    const astroStart = performance.now();
+    const astro = import("astro").then(({ build }) =>
+      build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" }),
+    );
+    astro.catch(() => undefined); // awaited below: not an unhandled rejection while the data is computed
+    completeSite(checked).then(computing.resolve, computing.reject);
+    const site = await computing.promise.catch(async (e: unknown) => {
+      await astro.catch(() => undefined);
+      throw e;
+    });
+    // reviews.json is the dataset's bytes made by completeSite (src/pages/reviews.json.ts sends them): their
     // compression (libuv's thread pool) and, for many reviews, the search index (a worker thread) run while
     // Astro renders. What Astro wrote is compared with these bytes before the index is used.
     const datasetJson = Buffer.from(site.datasetJson.buffer, site.datasetJson.byteOffset, site.datasetJson.length);
     const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
     void variants.of(datasetJson, sha256Hex(datasetJson));
     const indexed = startIndexing(site.dataset, datasetJson);
-    const { build } = await import("astro");
     let t0 = performance.now();
-    await build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" });
+    await astro;
+    // astro: what the build waited for Astro once the data was ready; astro_total: from Astro's start.
     site.timings.astro = Math.round(performance.now() - t0);
+    site.timings.astro_total = Math.round(performance.now() - astroStart);
     t0 = performance.now();
     const written = await readFile(join(tmp, DATASET_FILE));
     const index = written.equals(datasetJson) ? await indexed() : encodeReviewIndex(site.dataset, written);

@@ -6,7 +6,7 @@ import { buildInsights } from "../domain/insights/build-insights.ts";
 import { parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
 import { describeFindings } from "../domain/pii/guard-reviews.ts";
-import { DEFAULT_PII_POLICY } from "../domain/pii/policy.ts";
+import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
 import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
@@ -32,16 +32,30 @@ export interface SiteData {
   openapi: object;
 }
 
-export async function computeSite(
-  config: Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY" | "BUILD_CACHE_DIR">>,
-): Promise<SiteData> {
-  const timings: Record<string, number> = {};
-  const timed = async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
+type SiteConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY" | "BUILD_CACHE_DIR">>;
+
+/** The content read, validated and guarded: every ContentError a build can raise has been raised by now. */
+export interface CheckedContent {
+  config: SiteConfig;
+  timings: Record<string, number>;
+  raw: Awaited<ReturnType<typeof readContent>>;
+  guarded: Awaited<ReturnType<typeof guardContent>>;
+  editorial: ReturnType<typeof parseEditorial> | undefined;
+  policy: PiiPolicy;
+}
+
+const timer =
+  (timings: Record<string, number>) =>
+  async <T>(phase: string, fn: () => T | Promise<T>): Promise<T> => {
     const t0 = performance.now();
     const out = await fn();
     timings[phase] = Math.round(performance.now() - t0);
     return out;
   };
+
+export async function checkContent(config: SiteConfig): Promise<CheckedContent> {
+  const timings: Record<string, number> = {};
+  const timed = timer(timings);
   const raw = await timed("read", () => readContent(config.CONTENT_DIR));
   const today = new Date().toISOString().slice(0, 10);
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews, { today }));
@@ -50,6 +64,13 @@ export async function computeSite(
   // hold the customer's original words.
   const policy = config.PII_POLICY ?? DEFAULT_PII_POLICY;
   const guarded = await timed("guard", () => guardContent(content, policy));
+  return { config, timings, raw, guarded, editorial, policy };
+}
+
+/** Everything published, from content that passed checkContent. */
+export async function completeSite(checked: CheckedContent): Promise<SiteData> {
+  const { config, timings, raw, guarded, editorial, policy } = checked;
+  const timed = timer(timings);
   const analysis = await timed("analyse", () =>
     analyseWithCache(guarded.content, raw.reviews, config.BUILD_CACHE_DIR, policy),
   );
@@ -77,11 +98,17 @@ export async function computeSite(
   return { baseUrl, timings, warnings, dataset, datasetJson, insights, jsonFeed, atom, openapi };
 }
 
-// The build script computes the site before Astro runs (so content errors are reported plainly and only once)
-// and hands it over here; Astro loads this module through Vite, so a module-level variable would not be shared.
+export async function computeSite(config: SiteConfig): Promise<SiteData> {
+  return completeSite(await checkContent(config));
+}
+
+// The build checks the content before Astro starts (so content errors are reported plainly and only once) and
+// hands over the site's promise here: Astro bundles while the reviews are analysed and only its prerendered pages
+// wait for the data. Astro loads this module through Vite, so a module-level variable would not be shared.
 const HANDOFF = Symbol.for("reviews-publication-service.site-data");
 
-export function handOver(site: SiteData): void {
+/** The site, or its promise when Astro starts before the data is ready (a rejected one fails Astro's build). */
+export function handOver(site: SiteData | Promise<SiteData>): void {
   (globalThis as Record<symbol, unknown>)[HANDOFF] = site;
 }
 
@@ -89,7 +116,7 @@ let pending: Promise<SiteData> | undefined;
 
 /** The site for Astro endpoints and pages: the handed-over one, or computed from the environment (astro dev). */
 export function getSiteData(): Promise<SiteData> {
-  const handed = (globalThis as Record<symbol, unknown>)[HANDOFF] as SiteData | undefined;
+  const handed = (globalThis as Record<symbol, unknown>)[HANDOFF] as SiteData | Promise<SiteData> | undefined;
   if (handed) return Promise.resolve(handed);
   pending ??= import("../config.ts").then(({ loadConfig }) => computeSite(loadConfig()));
   return pending;

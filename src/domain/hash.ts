@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
+/** One-shot `crypto.hash`: the same digest as createHash().update().digest(), at a fraction of the cost per call. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }
 
 /** A strong entity tag derived from the content hash. */

@@ -1,7 +1,9 @@
-// Analysis in worker threads gives exactly what analysing on this thread gives, in the same order.
+// Analysis in worker threads gives exactly what analysing on this thread gives, in the same order and as the same
+// cache lines.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyseInWorkers } from "../../src/build/analysis/analyse-in-workers.ts";
+import { parseCacheLines } from "../../src/build/analysis/cache-line.ts";
 import { readContent } from "../../src/build/read-content.ts";
 import { createInsightParts } from "../../src/domain/insights/review-parts.ts";
 import { createReviewPublisher } from "../../src/domain/publish-reviews.ts";
@@ -14,7 +16,7 @@ test("worker threads publish the same records and insight parts as the main thre
   // The sample repeated under new ids; the threshold lowered so that worker threads take shares.
   const items = Array.from({ length: 2400 }, (_, i) => {
     const r = content.reviews[i % content.reviews.length];
-    return { id: `${r.id}-${i}`, content: r.content };
+    return { id: `${r.id}-${i}`, key: `key-${i}`, content: r.content };
   });
   const publish = createReviewPublisher(content.business);
   const partsOf = createInsightParts(content.business);
@@ -22,9 +24,17 @@ test("worker threads publish the same records and insight parts as the main thre
     const published = publish(id, c);
     return { published, parts: partsOf(published.record) };
   });
-  const actual = await analyseInWorkers({ business: content.business, items }, 1000);
+  const { results: actual, lines } = await analyseInWorkers({ business: content.business, items }, 1000);
   assert.equal(actual.length, expected.length);
   assert.deepEqual(actual, expected);
+  // The workers' cache lines are the results under their keys, as the main thread writes them.
+  const onMain = await analyseInWorkers({ business: content.business, items }, Number.POSITIVE_INFINITY);
+  assert.deepEqual(onMain.results, expected);
+  assert.equal(lines, onMain.lines);
+  assert.deepEqual(
+    Array.from(parseCacheLines(lines), ([key]) => key),
+    items.map((item) => item.key),
+  );
   assert.ok(
     actual.some((a) => a.parts.phrases.length > 0 && a.parts.cues.some((c) => c.length > 0)),
     "the sample has keyphrase candidates and aspect cues",

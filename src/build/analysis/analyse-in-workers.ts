@@ -4,10 +4,18 @@ import { createInsightParts, type ReviewInsightParts } from "../../domain/insigh
 import { createReviewPublisher, type PublishReview } from "../../domain/publish-reviews.ts";
 import type { BusinessContent, ReviewContent } from "../../domain/schemas/content.ts";
 import { runWorker } from "../run-worker.ts";
+import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
 export interface AnalysisJob {
   business: BusinessContent;
-  items: { id: string; content: ReviewContent }[];
+  /** `key`: the review's key in the analysis cache (analysis-cache.ts). */
+  items: { id: string; key: string; content: ReviewContent }[];
+}
+
+/** The results in the order of the job's items, and the same as the analysis cache's lines. */
+export interface AnalysedItems {
+  results: Analysed[];
+  lines: string;
 }
 
 /** One review's published record (analysis included) and its parts of the insights. */
@@ -33,20 +41,26 @@ export function createAnalyser(business: BusinessContent): (id: string, content:
 const MIN_FOR_WORKERS = 20_000;
 
 const runShare = (job: AnalysisJob) =>
-  runWorker<Analysed[]>(new URL("./analysis-worker.ts", import.meta.url), job, "an analysis worker");
+  runWorker<string>(new URL("./analysis-worker.ts", import.meta.url), job, "an analysis worker");
 
 /**
  * Results in the order of `items`; the same as publishing them one by one on this thread. With many reviews,
- * one share per core: this thread analyses the first while worker threads analyse the others.
+ * one share per core, each in a worker thread: this thread stays free for Astro, which bundles meanwhile
+ * (src/build/build-site.ts) and calls back into this thread for every module.
  */
-export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR_WORKERS): Promise<Analysed[]> {
-  const shares = job.items.length < minForWorkers ? 1 : availableParallelism();
+export async function analyseInWorkers(job: AnalysisJob, minForWorkers = MIN_FOR_WORKERS): Promise<AnalysedItems> {
+  if (job.items.length < minForWorkers) {
+    const analyse = createAnalyser(job.business);
+    const results = job.items.map(({ id, content }) => analyse(id, content));
+    return { results, lines: results.map((r, i) => cacheLine(job.items[i].key, r)).join("") };
+  }
+  const shares = availableParallelism();
   const size = Math.ceil(job.items.length / shares);
   const share = (i: number) => job.items.slice(i * size, (i + 1) * size);
-  const others = Array.from({ length: shares - 1 }, (_, i) =>
-    runShare({ business: job.business, items: share(i + 1) }),
-  );
-  const analyse = createAnalyser(job.business);
-  const first = share(0).map(({ id, content }) => analyse(id, content));
-  return [first, ...(await Promise.all(others))].flat();
+  const lines = (
+    await Promise.all(Array.from({ length: shares }, (_, i) => runShare({ business: job.business, items: share(i) })))
+  ).join("");
+  const results = Array.from(parseCacheLines(lines), ([, value]) => value);
+  if (results.length !== job.items.length) throw new Error("an analysis worker sent a line that does not parse");
+  return { results, lines };
 }

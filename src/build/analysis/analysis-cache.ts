@@ -14,6 +14,7 @@ import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
 import type { RawFile, ValidContent } from "../../domain/validate-content.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
+import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
 /**
  * One JSON value a line: the first is {fingerprint}, each other [key, published, parts]. New results are appended, so
@@ -49,42 +50,38 @@ async function readCache(
   const entries = new Map<string, Analysed>();
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFile(path)).toString("utf8"); // one decoding of the whole file (readFile's "utf8" streams)
   } catch {
     return { entries, lines: -1 }; // none yet: written whole
   }
-  const lines = text.split("\n");
+  const first = text.indexOf("\n");
+  if (first === -1) return { entries, lines: -1 }; // not even a whole first line: written whole
   try {
-    if ((JSON.parse(lines[0]) as { fingerprint?: string }).fingerprint !== fingerprint) return { entries, lines: -1 };
+    const head = JSON.parse(text.slice(0, first)) as { fingerprint?: string };
+    if (head.fingerprint !== fingerprint) return { entries, lines: -1 };
   } catch {
     return { entries, lines: -1 };
   }
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i] === "") continue;
-    try {
-      const [key, published, parts] = JSON.parse(lines[i]) as [string, Analysed["published"], Analysed["parts"]];
-      entries.set(key, { published, parts });
-    } catch {
-      // an interrupted append: that review is analysed again
-    }
-  }
-  return { entries, lines: lines.length - 1 };
+  let lines = 0;
+  for (let i = first; i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  for (const [key, value] of parseCacheLines(text, first + 1)) entries.set(key, value);
+  return { entries, lines };
 }
-
-const line = (key: string, value: Analysed) => `${JSON.stringify([key, value.published, value.parts])}\n`;
 
 async function writeCache(
   dir: string,
   path: string,
   fingerprint: string,
-  live: Map<string, Analysed>,
-  appended: [string, Analysed][],
+  /** The entries read from the cache that are still in use. */
+  kept: Map<string, Analysed>,
+  /** The new results, as the cache's lines. */
+  fresh: { count: number; lines: string },
   lines: number,
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
-  if (lines >= 0 && lines + appended.length <= 2 * live.size + 1000) {
+  if (lines >= 0 && lines + fresh.count <= 2 * (kept.size + fresh.count) + 1000) {
     // A leading newline ends a line an interrupted append may have left open.
-    if (appended.length > 0) await appendFile(path, `\n${appended.map(([k, v]) => line(k, v)).join("")}`);
+    if (fresh.count > 0) await appendFile(path, `\n${fresh.lines}`);
     return;
   }
   const tmp = `${path}.tmp-${process.pid}`;
@@ -92,14 +89,15 @@ async function writeCache(
   try {
     await handle.write(`${JSON.stringify({ fingerprint })}\n`);
     let chunk = "";
-    for (const [k, v] of live) {
-      chunk += line(k, v);
+    for (const [k, v] of kept) {
+      chunk += cacheLine(k, v);
       if (chunk.length > 1 << 20) {
         await handle.write(chunk);
         chunk = "";
       }
     }
     await handle.write(chunk);
+    await handle.write(fresh.lines);
   } finally {
     await handle.close();
   }
@@ -141,24 +139,23 @@ export async function analyseWithCache(
   const missing = keys.flatMap((key, i) => (old.entries.has(key) ? [] : [i]));
   const fresh = await analyseInWorkers({
     business: content.business,
-    items: missing.map((i) => ({ id: verified[i].id, content: verified[i].content })),
+    items: missing.map((i) => ({ id: verified[i].id, key: keys[i], content: verified[i].content })),
   });
-  const live = new Map<string, Analysed>();
+  const kept = new Map<string, Analysed>();
   const byId = new Map<string, Analysed>();
-  const appended: [string, Analysed][] = [];
   verified.forEach((r, i) => {
     const hit = old.entries.get(keys[i]);
     if (hit) {
-      live.set(keys[i], hit);
+      kept.set(keys[i], hit);
       byId.set(r.id, hit);
     }
   });
   missing.forEach((i, j) => {
-    live.set(keys[i], fresh[j]);
-    byId.set(verified[i].id, fresh[j]);
-    appended.push([keys[i], fresh[j]]);
+    byId.set(verified[i].id, fresh.results[j]);
   });
-  if (path && cacheDir) await writeCache(cacheDir, path, fingerprint, live, appended, old.lines);
+  if (path && cacheDir) {
+    await writeCache(cacheDir, path, fingerprint, kept, { count: missing.length, lines: fresh.lines }, old.lines);
+  }
 
   // Every verified review is in byId; the fallback only serves a caller that asks about another one.
   let fallback: ReturnType<typeof createAnalyser> | undefined;
