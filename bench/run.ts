@@ -21,7 +21,7 @@ import { generateContent } from "./generate.ts";
 import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
 import { childPids } from "./lib/cpu.ts";
-import { type LoadResult, load, measureRounds, median, medianOf } from "./lib/load.ts";
+import { type LoadResult, measureRounds, median } from "./lib/load.ts";
 import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
 import { reloadBench } from "./reload.ts";
 
@@ -76,15 +76,6 @@ async function startBaseline(size: number): Promise<{ url: string; child: ChildP
     child.stdout?.once("data", (d) => resolve(JSON.parse(String(d)).url)),
   );
   return { url, child };
-}
-
-async function measure(
-  url: string,
-  extra: Parameters<typeof load>[0] extends infer O ? Partial<O> : never = {},
-): Promise<LoadResult> {
-  const runs: LoadResult[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await load({ url, durationS: DURATION, ...extra }));
-  return medianOf(runs);
 }
 
 // 1. Content and build times -----------------------------------------------------------------------------
@@ -218,9 +209,14 @@ async function searchSection(url: string, dist: string, n: number) {
     const searchUrl = `${url}/api/reviews/search?${qs}`;
     const size = (await (await fetch(searchUrl)).arrayBuffer()).byteLength;
     log(`search ${name}`);
-    const ours = await measure(searchUrl);
     const baseline = await startBaseline(size);
-    const base = await measure(baseline.url);
+    // In rounds (ours, then the bare server): each ratio within a round, then the median (bench/lib/load.ts).
+    const { ours, base } = await measureRounds(
+      { ours: { url: searchUrl }, base: { url: baseline.url } },
+      "base",
+      RUNS,
+      DURATION,
+    );
     baseline.child.kill();
     rows.push([
       name,
@@ -229,14 +225,14 @@ async function searchSection(url: string, dist: string, n: number) {
       fmt(ours.p50),
       fmt(ours.p99),
       fmt(base.rps, 0),
-      `${fmt(ours.rps / base.rps, 2)}x`,
+      `${fmt(ours.ratio, 2)}x`,
       ours.non2xx + ours.errors,
     ]);
   }
   report.push(
-    `## Search at ${n} reviews (16 connections, ${DURATION} s x ${RUNS} runs, medians)`,
+    `## Search at ${n} reviews (16 connections, ${RUNS} rounds of ${DURATION} s, medians)`,
     "",
-    "Baseline: a bare node:http server answering a precomputed body of the same size.",
+    "Baseline: a bare node:http server answering a precomputed body of the same size. Each round measures the sidecar, then the baseline; the ratio is taken within a round.",
     "",
     table(["filter", "body bytes", "req/s", "p50 ms", "p99 ms", "baseline req/s", "ratio", "errors"], rows),
     "",
