@@ -13,15 +13,8 @@ export const EVAL_SETS = [
   "holdout-5",
 ] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
-/** Scored when neither `--dev` nor `--sets` is given. */
-export const DEFAULT_SETS: readonly EvalSet[] = [
-  "frozen",
-  "holdout",
-  "holdout-2",
-  "holdout-3",
-  "holdout-4",
-  "holdout-5",
-];
+/** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
+export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
  * matches gets no figure. holdout-2, holdout-3 and holdout-4 were the held-out sets of issue 18's first, second
