@@ -3,7 +3,6 @@
 // clauses (contrast weighting) and opinion units (negation scope, aspect binding).
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
-import sentimentLexicon from "./lexicon/sentiment.json" with { type: "json" };
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
@@ -17,6 +16,7 @@ import {
   sentimentTargets,
   sentimentVocabulary,
 } from "./sentiment.ts";
+import { questionOpeners } from "./sentiment-lexicon.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
@@ -155,8 +155,6 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   if (!ironic) ironic = hits.some((h) => h.ironic);
   return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
 }
-
-const questionOpeners = new Set(sentimentLexicon.question_openers);
 
 /** "Anyone know if the Comfort Club covers filters?": a question that opens with an auxiliary asks, it does not
  * praise (its criticism stays: "Will they ever answer the phone?"). */

@@ -17,7 +17,7 @@ const attempted = new Set([...lexicon.resolution, ...lexicon.attempts]);
 const wanted = new Set(lexicon.wanted_things);
 const dirtNouns = new Set(lexicon.dirt_nouns);
 const dirtVerbs = new Set(lexicon.dirt_verbs);
-const dirtSpread = new PhraseTable<true>(lexicon.dirt_spread.map((p) => [p, true]));
+const dirtSpread = PhraseTable.of(lexicon.dirt_spread);
 const agents = new Set(lexicon.agents);
 const freshWork = new Set(lexicon.fresh_work);
 const afterWork = new Set(lexicon.after_work);

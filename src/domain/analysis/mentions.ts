@@ -107,8 +107,8 @@ function isCapitalised(raw: string): boolean {
   return /^\p{Lu}/u.test(raw);
 }
 
-const actionVerbs = new PhraseTable<true>(names.action_verbs.map((v) => [v, true]));
-const addressOpeners = new PhraseTable<true>(names.address_openers.map((v) => [v, true]));
+const actionVerbs = PhraseTable.of(names.action_verbs);
+const addressOpeners = PhraseTable.of(names.address_openers);
 const determiners = new Set(names.determiners);
 const personAdjectives = new Set(names.person_adjectives);
 const adjectiveIntensifiers = new Set(names.adjective_intensifiers);

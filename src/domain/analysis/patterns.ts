@@ -1,7 +1,7 @@
 // Opinions read from a pattern of words rather than a word: a problem that persists, a comparative against
 // what was expected, a time span, a recommendation of a named person, a rating written in the text.
 import { type Hit, isNegator, lexicon, makeHit, phrases } from "./sentiment-lexicon.ts";
-import { PhraseTable, type Token } from "./tokenize.ts";
+import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
 
 const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
 const expectationWords = new Set(lexicon.expectation_words);
@@ -17,14 +17,14 @@ const slowFillers = new Set(spans.slow_fillers);
 const slowNumbers = new Set(spans.slow_numbers);
 const slowUnits = new Set(spans.slow_units);
 const slowPurpose = new Set(["to", "for", "before", "until"]);
-const recommendOpeners = new PhraseTable<true>(lexicon.recommend_openers.map((p) => [p, true]));
+const recommendOpeners = PhraseTable.of(lexicon.recommend_openers);
 // Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
 export const specialStarts = new Set<string>([
   "still",
   ...comparatives.keys(),
   ...spanPrepositions,
   ...slowVerbs,
-  ...lexicon.recommend_openers.map((p) => p.split(" ")[0]),
+  ...firstWords(lexicon.recommend_openers),
 ]);
 const STILL_NOT = -2.5;
 const AGAINST_EXPECTATION_REACH = 4;
@@ -66,38 +66,44 @@ export function specialHit(
           return { hit: makeHit(i, k - i + 1, comparative), length: k - i + 1 };
   }
   if (spanPrepositions.has(norm)) {
-    let k = i + 1;
-    while (k <= unitEnd && spanFillers.has(tokens[k].norm) && !spanUnits.has(tokens[k + 1]?.norm ?? "")) k++;
-    const n = tokens[k];
-    if (
-      n !== undefined &&
-      k < unitEnd &&
-      (/^\d+$/.test(n.norm) || spanNumbers.has(n.norm)) &&
-      spanUnits.has(tokens[k + 1].norm)
-    )
-      return { hit: makeHit(i, k + 2 - i, QUICK_SPAN, "speed"), length: k + 2 - i };
+    const k = countedSpan(tokens, i + 1, unitEnd, spanFillers, spanNumbers, spanUnits);
+    if (k >= 0) return { hit: makeHit(i, k + 2 - i, QUICK_SPAN, "speed"), length: k + 2 - i };
   }
   // "took four days to call back", "waited two weeks": days and weeks taken are slow.
   if (slowVerbs.has(norm)) {
-    let k = i + 1;
-    while (k < unitEnd && slowFillers.has(tokens[k].norm) && !slowUnits.has(tokens[k + 1]?.norm ?? "")) k++;
-    const n = tokens[k];
+    const k = countedSpan(tokens, i + 1, unitEnd, slowFillers, slowNumbers, slowUnits);
     // "took two days to call back", not "the upgrade took two days" (a job may take days): after "took", the
     // days must be spent on something.
     const spent = norm.startsWith("wait") || slowPurpose.has(tokens[k + 2]?.norm ?? "");
-    if (
-      spent &&
-      n !== undefined &&
-      k < unitEnd &&
-      (/^\d+$/.test(n.norm) || slowNumbers.has(n.norm)) &&
-      slowUnits.has(tokens[k + 1].norm)
-    )
-      return { hit: makeHit(i, k + 2 - i, SLOW_SPAN, "speed"), length: k + 2 - i };
+    if (k >= 0 && spent) return { hit: makeHit(i, k + 2 - i, SLOW_SPAN, "speed"), length: k + 2 - i };
   }
   const opener = recommendOpeners.match(tokens, i);
   if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
     return { hit: makeHit(i, opener.length + 1, RECOMMENDED_NAME), length: opener.length + 1 };
   return undefined;
+}
+
+/**
+ * Where a count of time units starts ("[about] 20 minutes", "two weeks"): from `from`, fillers skipped, a number
+ * (digits or a number word) followed by a unit, both inside the unit; -1 when there is none.
+ */
+function countedSpan(
+  tokens: readonly Token[],
+  from: number,
+  unitEnd: number,
+  fillers: ReadonlySet<string>,
+  numbers: ReadonlySet<string>,
+  units: ReadonlySet<string>,
+): number {
+  let k = from;
+  while (k < unitEnd && fillers.has(tokens[k].norm) && !units.has(tokens[k + 1]?.norm ?? "")) k++;
+  const n = tokens[k];
+  return n !== undefined &&
+    k < unitEnd &&
+    (/^\d+$/.test(n.norm) || numbers.has(n.norm)) &&
+    units.has(tokens[k + 1].norm)
+    ? k
+    : -1;
 }
 
 const RATING = /^(\d+(?:\.\d+)?)\/(5|10)$/;

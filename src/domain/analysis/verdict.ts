@@ -5,7 +5,7 @@
 import type { Sentiment } from "../schemas/common.ts";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import { clauseWeight, type Hit, labelOf, normalizeScore, opensContrast } from "./sentiment.ts";
-import { PhraseTable, type Token } from "./tokenize.ts";
+import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
 
 // Mixed: both sides carry at least this much weighted valence and the weaker is at least this share of the other.
 const MIXED_MIN = 1.2;
@@ -44,7 +44,7 @@ const markers = (() => {
   add(lexicon.mixed_markers, SAYS_MIXED);
   return new PhraseTable<number>(flags);
 })();
-const concessiveOpeners = new Set(lexicon.concessive_openers.map((p) => p.split(" ")[0]));
+const concessiveOpeners = new Set(firstWords(lexicon.concessive_openers));
 
 export interface Masses {
   positive: number;
@@ -150,27 +150,17 @@ export function addClauseMasses(
     if (c > 0 && (opensContrast(opening) || adverbialThough) && sentenceOf[first[c - 1]] === sentenceOf[first[c]]) {
       into.contrast = true;
       weight[c - 1] /= 2;
-      if (
-        strongest[c - 1] >= STRONG_PRAISE &&
-        p[c - 1] + n[c - 1] > 0 &&
-        n[c] < 0 &&
-        !failed[c] &&
-        !faultedWork.has(c)
-      ) {
-        // "Good technician but the office lost my address", "fast and friendly, but way too expensive": plain
-        // praise answered by a complaint that is neither about the work nor a failed job is not conceded; for
-        // the mixed test the two stand side by side (the score still weighs the answer more). Lukewarm praise
-        // ("ok but overpriced") and a faulted job ("nice guy but the work was sloppy") are still conceded.
-        mix[c - 1] = 1 / weight[c - 1];
-        mix[c] = 1 / weight[c];
-      } else if (
-        harshest[c - 1] <= -STRONG_CRITICISM &&
-        p[c - 1] + n[c - 1] < 0 &&
-        p[c] + n[c] > 0 &&
-        !faultedPrice.has(c - 1)
-      ) {
-        // "scheduling was a nightmare, but once the tech got here he was great": harsh criticism answered by
-        // praise is not conceded either (a price is: "the price was high but the work was excellent").
+      // "Good technician but the office lost my address", "fast and friendly, but way too expensive": plain
+      // praise answered by a complaint that is neither about the work nor a failed job is not conceded. Lukewarm
+      // praise ("ok but overpriced") and a faulted job ("nice guy but the work was sloppy") are still conceded.
+      const praiseAnswered =
+        strongest[c - 1] >= STRONG_PRAISE && p[c - 1] + n[c - 1] > 0 && n[c] < 0 && !failed[c] && !faultedWork.has(c);
+      // "scheduling was a nightmare, but once the tech got here he was great": harsh criticism answered by
+      // praise is not conceded either (a price is: "the price was high but the work was excellent").
+      const harshAnswered =
+        harshest[c - 1] <= -STRONG_CRITICISM && p[c - 1] + n[c - 1] < 0 && p[c] + n[c] > 0 && !faultedPrice.has(c - 1);
+      if (praiseAnswered || harshAnswered) {
+        // For the mixed test the two stand side by side (the score still weighs the answer more).
         mix[c - 1] = 1 / weight[c - 1];
         mix[c] = 1 / weight[c];
       } else {
