@@ -1,5 +1,5 @@
 // The smallest business the search index needs, for unit tests that build an index from a few records.
-import type { Business } from "../../src/domain/schemas/published.ts";
+import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
 
 /** A business with the given catalog (none by default) and placeholder contact details. */
 export function searchBusiness(catalog: Partial<Pick<Business, "services" | "technicians">> = {}): Business {
@@ -12,4 +12,19 @@ export function searchBusiness(catalog: Partial<Pick<Business, "services" | "tec
     service_areas: [],
     ...catalog,
   } as unknown as Business;
+}
+
+/** A record with no mentions, a neutral sentiment and no aspects; the fields a test cares about override it. */
+export function searchRecord(
+  fields: Pick<ReviewRecord, "id" | "rating" | "date" | "updated" | "text"> & Partial<ReviewRecord>,
+): ReviewRecord {
+  return {
+    author: "A",
+    source: "direct",
+    language: "en",
+    mentions: { technicians: [], services: [], service_areas: [] },
+    sentiment: { score: 0, label: "neutral" },
+    aspects: [],
+    ...fields,
+  };
 }

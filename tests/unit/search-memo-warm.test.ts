@@ -10,23 +10,18 @@ import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { filterFingerprint } from "../../src/domain/search/cursor.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
-import { searchBusiness } from "../helpers/search-business.ts";
+import { searchBusiness, searchRecord } from "../helpers/search-business.ts";
 
 const business = searchBusiness();
 
-const review = (i: number, rating: number, text: string): ReviewRecord => ({
-  id: `r${i}`,
-  rating,
-  date: `2025-01-${String(10 + i).padStart(2, "0")}`,
-  updated: `2025-01-${String(10 + i).padStart(2, "0")}T10:00:00Z`,
-  text,
-  author: "A",
-  source: "direct",
-  language: "en",
-  mentions: { technicians: [], services: [], service_areas: [] },
-  sentiment: { score: 0, label: "neutral" },
-  aspects: [],
-});
+const review = (i: number, rating: number, text: string): ReviewRecord =>
+  searchRecord({
+    id: `r${i}`,
+    rating,
+    date: `2025-01-${String(10 + i).padStart(2, "0")}`,
+    updated: `2025-01-${String(10 + i).padStart(2, "0")}T10:00:00Z`,
+    text,
+  });
 
 const snapshotOf = (reviews: ReviewRecord[]) =>
   ({ index: buildReviewIndex(business, [...reviews].sort(compareNewest)) }) as Snapshot;

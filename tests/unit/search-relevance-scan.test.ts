@@ -8,24 +8,19 @@ import { compareNewest } from "../../src/domain/order.ts";
 import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { foldText } from "../../src/domain/search/text-match.ts";
-import { searchBusiness } from "../helpers/search-business.ts";
+import { searchBusiness, searchRecord } from "../helpers/search-business.ts";
 
 const business = searchBusiness();
 
-const review = (i: number, text: string, title?: string): ReviewRecord => ({
-  id: `r${String(i).padStart(3, "0")}`,
-  rating: 3,
-  date: "2025-01-01",
-  updated: "2025-01-01T10:00:00Z",
-  ...(title ? { title } : {}),
-  text,
-  author: "A",
-  source: "direct",
-  language: "en",
-  mentions: { technicians: [], services: [], service_areas: [] },
-  sentiment: { score: 0, label: "neutral" },
-  aspects: [],
-});
+const review = (i: number, text: string, title?: string): ReviewRecord =>
+  searchRecord({
+    id: `r${String(i).padStart(3, "0")}`,
+    rating: 3,
+    date: "2025-01-01",
+    updated: "2025-01-01T10:00:00Z",
+    ...(title ? { title } : {}),
+    text,
+  });
 
 const scores = (reviews: ReviewRecord[], query: string, lo: number, hi: number) => {
   const index = buildReviewIndex(business, [...reviews].sort(compareNewest));
