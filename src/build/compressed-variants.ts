@@ -31,8 +31,8 @@ export interface Variants {
   gzip: Buffer;
 }
 
-async function compress(bytes: Buffer): Promise<Variants> {
-  const level = compressionSettings(bytes.length);
+/** `level`: compressionSettings of the bytes' size. */
+async function compress(bytes: Buffer, level: { brotli: number; gzip: number }): Promise<Variants> {
   // Both at once: zlib runs them on libuv's thread pool, one core each.
   const [brBytes, gzBytes] = await Promise.all([
     br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli } }),
@@ -74,7 +74,7 @@ export class CompressedVariants {
     const level = compressionSettings(bytes.length);
     const names = { br: `${sha256}.br${level.brotli}`, gzip: `${sha256}.gz${level.gzip}` };
     const dir = this.#dir;
-    if (dir === undefined) return compress(bytes);
+    if (dir === undefined) return compress(bytes, level);
     this.#used.add(names.br).add(names.gzip);
     try {
       const [brBytes, gzBytes] = await Promise.all([readFile(join(dir, names.br)), readFile(join(dir, names.gzip))]);
@@ -84,7 +84,7 @@ export class CompressedVariants {
       // not cached yet (or deleted meanwhile): compress
     }
     this.misses++;
-    const variants = await compress(bytes);
+    const variants = await compress(bytes, level);
     try {
       await mkdir(dir, { recursive: true });
       for (const [name, data] of [
