@@ -5,7 +5,7 @@
 // Entries are written under a temporary name and renamed, so a half-written one is never read; entries this
 // build did not use are deleted at its end. Deleting the folder is always safe.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
@@ -105,8 +105,8 @@ export class CompressedVariants {
   async prune(): Promise<void> {
     const dir = this.#dir;
     if (dir === undefined) return;
-    const parent = join(dir, "..");
-    const own = dir.slice(parent.length + 1);
+    const parent = dirname(dir);
+    const own = basename(dir);
     for (const name of await readdir(parent).catch(() => [] as string[])) {
       if (name !== own) await rm(join(parent, name), { recursive: true, force: true });
     }
