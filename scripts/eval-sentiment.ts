@@ -1,17 +1,14 @@
 // npm run eval [-- --dev | --sets a,b,c] [-- --errors] [-- --json]: scores the analysis on the labelled sets in eval/
 // (see eval/README.md) beside the figures of earlier engines (eval/baseline.json), and measures
 // analysis throughput. A held-out set whose sha256 no longer matches the committed one gets no figure.
-import { readFile } from "node:fs/promises";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
-import { BusinessContent } from "../src/domain/schemas/content.ts";
 import { generateReviews } from "./content-generator/generate.ts";
+import { loadEvalBusiness, readEvalFile } from "./eval/eval-files.ts";
 import { evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
 import { formatReport, type Summary, summarise } from "./eval/report.ts";
 import { chooseSets, type EvalSet, HELD_OUT, SPENT } from "./eval/sets.ts";
 import { reviewsPerSecond } from "./eval/throughput.ts";
 
-const EVAL = new URL("../eval/", import.meta.url);
-const read = (name: string) => readFile(new URL(name, EVAL), "utf8");
 const args = process.argv.slice(2);
 let sets: EvalSet[];
 try {
@@ -20,16 +17,14 @@ try {
   console.error(`npm run eval: ${(e as Error).message}`);
   process.exit(2);
 }
-const content = JSON.parse(await readFile(new URL("../content/business.json", import.meta.url), "utf8"));
-const extra = JSON.parse(await read("extra-technicians.json")) as { technicians: unknown[] };
-const business = BusinessContent.parse({ ...content, technicians: [...content.technicians, ...extra.technicians] });
+const business = await loadEvalBusiness();
 // Earlier engines' figures (eval/baseline.json): the engine before issue 18 in column "before", then each later
 // engine measured since in a column of its own (laterEngines[].column).
 interface Figures {
   engine?: string;
   sets?: Record<string, Summary>;
 }
-const baseline = JSON.parse(await read("baseline.json").catch(() => "{}")) as Figures & {
+const baseline = JSON.parse(await readEvalFile("baseline.json").catch(() => "{}")) as Figures & {
   laterEngines?: (Figures & { column: string })[];
 };
 const earlier = [{ ...baseline, column: "before" }, ...(baseline.laterEngines ?? [])];
@@ -37,11 +32,11 @@ const earlier = [{ ...baseline, column: "before" }, ...(baseline.laterEngines ??
 const summaries: Record<string, Summary> = {};
 for (const set of sets) {
   const file = `eval/${set}.jsonl`;
-  const text = await read(`${set}.jsonl`);
+  const text = await readEvalFile(`${set}.jsonl`);
   console.log(`\n=== ${file} sha256 ${sha256(text)}`);
   const pinned = HELD_OUT[set];
   if (pinned) {
-    const { ok, committed } = heldOutCheck(text, await read(pinned));
+    const { ok, committed } = heldOutCheck(text, await readEvalFile(pinned));
     if (!ok) {
       console.log(`REFUSED: ${file} no longer matches eval/${pinned} (${committed}); no held-out figure is reported.`);
       process.exitCode = 1;

@@ -2,9 +2,8 @@
 // findings (label-features.ts) in place of the rules' review-label decision, fitted by full-batch gradient
 // descent from zero weights for a fixed number of iterations (the same sets give the same weights anywhere),
 // and scored against the rules by leave-one-set-out cross-validation (npm run eval:combiner).
-import { readFile } from "node:fs/promises";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
-import { BusinessContent } from "../../src/domain/schemas/content.ts";
+import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
 import { LABELS, type Label, macroF1Of, parseJsonl } from "./evaluate.ts";
 import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
 import type { EvalSet } from "./sets.ts";
@@ -40,17 +39,12 @@ export interface Example {
   y: number;
 }
 
-const EVAL = new URL("../../eval/", import.meta.url);
-
 /** Every item of the training sets with its features and gold label index. */
 export async function loadExamples(sets: readonly EvalSet[] = TRAINING_SETS): Promise<Example[]> {
-  const content = JSON.parse(await readFile(new URL("../../content/business.json", import.meta.url), "utf8"));
-  const extra = JSON.parse(await readFile(new URL("extra-technicians.json", EVAL), "utf8"));
-  const business = BusinessContent.parse({ ...content, technicians: [...content.technicians, ...extra.technicians] });
-  const neutral = nameWords(business);
+  const neutral = nameWords(await loadEvalBusiness());
   const out: Example[] = [];
   for (const set of sets) {
-    const items = parseJsonl(await readFile(new URL(`${set}.jsonl`, EVAL), "utf8"), `eval/${set}.jsonl`);
+    const items = parseJsonl(await readEvalFile(`${set}.jsonl`), `eval/${set}.jsonl`);
     for (const item of items)
       out.push({ set, x: labelFeaturesOf([item.text], neutral), y: LABELS.indexOf(item.label) });
   }

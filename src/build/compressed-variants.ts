@@ -5,7 +5,7 @@
 // Entries are written under a temporary name and renamed, so a half-written one is never read; entries this
 // build did not use are deleted at its end. Deleting the folder is always safe.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
@@ -31,8 +31,8 @@ export interface Variants {
   gzip: Buffer;
 }
 
-async function compress(bytes: Buffer): Promise<Variants> {
-  const level = compressionSettings(bytes.length);
+/** `level`: compressionSettings of the bytes' size. */
+async function compress(bytes: Buffer, level: { brotli: number; gzip: number }): Promise<Variants> {
   // Both at once: zlib runs them on libuv's thread pool, one core each.
   const [brBytes, gzBytes] = await Promise.all([
     br(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli } }),
@@ -74,7 +74,7 @@ export class CompressedVariants {
     const level = compressionSettings(bytes.length);
     const names = { br: `${sha256}.br${level.brotli}`, gzip: `${sha256}.gz${level.gzip}` };
     const dir = this.#dir;
-    if (dir === undefined) return compress(bytes);
+    if (dir === undefined) return compress(bytes, level);
     this.#used.add(names.br).add(names.gzip);
     try {
       const [brBytes, gzBytes] = await Promise.all([readFile(join(dir, names.br)), readFile(join(dir, names.gzip))]);
@@ -84,7 +84,7 @@ export class CompressedVariants {
       // not cached yet (or deleted meanwhile): compress
     }
     this.misses++;
-    const variants = await compress(bytes);
+    const variants = await compress(bytes, level);
     try {
       await mkdir(dir, { recursive: true });
       for (const [name, data] of [
@@ -105,8 +105,8 @@ export class CompressedVariants {
   async prune(): Promise<void> {
     const dir = this.#dir;
     if (dir === undefined) return;
-    const parent = join(dir, "..");
-    const own = dir.slice(parent.length + 1);
+    const parent = dirname(dir);
+    const own = basename(dir);
     for (const name of await readdir(parent).catch(() => [] as string[])) {
       if (name !== own) await rm(join(parent, name), { recursive: true, force: true });
     }

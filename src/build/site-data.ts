@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
 import { buildInsights } from "../domain/insights/build-insights.ts";
-import { parseEditorial } from "../domain/insights/editorial.ts";
+import { type EditorialContent, parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
 import { describeFindings } from "../domain/pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
@@ -12,7 +12,7 @@ import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { validateContent } from "../domain/validate-content.ts";
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
-import { misplacedWarning, readContent } from "./read-content.ts";
+import { misplacedWarning, type RawContent, readContent } from "./read-content.ts";
 
 export interface SiteData {
   baseUrl: string;
@@ -38,9 +38,9 @@ type SiteConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config
 export interface CheckedContent {
   config: SiteConfig;
   timings: Record<string, number>;
-  raw: Awaited<ReturnType<typeof readContent>>;
-  guarded: Awaited<ReturnType<typeof guardContent>>;
-  editorial: ReturnType<typeof parseEditorial> | undefined;
+  raw: RawContent;
+  guarded: ReturnType<typeof guardContent>;
+  editorial: EditorialContent | undefined;
   policy: PiiPolicy;
 }
 

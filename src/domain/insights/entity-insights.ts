@@ -5,8 +5,8 @@ import type { Insights } from "../schemas/insights.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 import { polarityScore, round } from "./aspect-insights.ts";
 
-type Kind = "technicians" | "services" | "service_areas";
 const KINDS = ["technicians", "services", "service_areas"] as const;
+type Kind = (typeof KINDS)[number];
 
 interface Tally {
   named: number;

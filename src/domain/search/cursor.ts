@@ -6,10 +6,18 @@ import type { SearchParams } from "../schemas/api.ts";
 /** [relevance, date, updated, id]; relevance is 0 when there is no query. */
 export type SortKey = [number, string, string, string];
 
-/** What identifies a filter set: every parameter but a page's limit and cursor. */
-export function filterFingerprint(p: Omit<SearchParams, "limit" | "cursor">): string {
+/** A filter set: every search parameter but a page's limit and cursor. */
+export type SearchFilters = Omit<SearchParams, "limit" | "cursor">;
+
+/** `p` without a page's limit and cursor. */
+export function filtersOf(p: SearchFilters): SearchFilters {
   const { limit: _limit, cursor: _cursor, ...filters } = p as Partial<SearchParams>;
-  const canonical = Object.entries(filters)
+  return filters;
+}
+
+/** What identifies a filter set. */
+export function filterFingerprint(p: SearchFilters): string {
+  const canonical = Object.entries(filtersOf(p))
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return sha256Hex(JSON.stringify(canonical)).slice(0, 12);

@@ -1,7 +1,15 @@
 // GET /api/reviews/search and the MCP tool search_reviews: one pure function over a ReviewIndex.
 import type { Issue, SearchParams, SearchResult } from "../schemas/api.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
-import { compareKeys, decodeCursor, encodeCursor, filterFingerprint, type SortKey } from "./cursor.ts";
+import {
+  compareKeys,
+  decodeCursor,
+  encodeCursor,
+  filterFingerprint,
+  filtersOf,
+  type SearchFilters,
+  type SortKey,
+} from "./cursor.ts";
 import { addTrigrams, dayNumber } from "./index-keys.ts";
 import type { ReviewIndex } from "./review-index.ts";
 import {
@@ -86,8 +94,6 @@ export type SearchPage =
   | { ok: false; issues: Issue[] };
 export type SearchOutcome = { ok: true; result: SearchResult; ranks: number[] } | { ok: false; issues: Issue[] };
 
-export type SearchFilters = Omit<SearchParams, "limit" | "cursor">;
-
 /** Every match of one filter set in result order; a pure function of the index and the filters. */
 export interface Ordered {
   /** The filter set these are the matches of (a page's limit and cursor left out). */
@@ -108,7 +114,7 @@ export interface SearchMemo {
 const DENSE_SPAN_PER_CANDIDATE = 16;
 
 function orderedMatches(index: ReviewIndex, p: SearchFilters): Ordered {
-  const { limit: _limit, cursor: _cursor, ...filters } = p as SearchParams;
+  const filters = filtersOf(p);
   const q = p.query === undefined ? undefined : foldText(p.query);
   const candidates = candidateRanks(index, p, q);
   // Result order without a query is rank order; with one, relevance first and rank (= newest first) second.
