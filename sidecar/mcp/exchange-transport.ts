@@ -16,7 +16,7 @@ import {
   PerRequestHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { McpServerHooks } from "./create-mcp-server.ts";
-import type { RpcId, RpcMessage } from "./json-rpc.ts";
+import { ID_HEAD, type RpcId, type RpcMessage } from "./json-rpc.ts";
 import type { PreparedResult } from "./tool-results.ts";
 
 const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RpcId } =>
@@ -49,7 +49,7 @@ export function frameOf(message: JSONRPCMessage, id: RpcId, prepared?: PreparedR
   const others = JSON.stringify(rest);
   const open = others === "{}" ? "{" : `${others.slice(0, -1)},`;
   return [
-    Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${open}"content":`),
+    Buffer.from(`${ID_HEAD}${JSON.stringify(id)},"result":${open}"content":`),
     prepared.contentJson,
     STRUCTURED,
     prepared.structuredJson,
