@@ -55,7 +55,7 @@ const searchCall = (args: Record<string, unknown>, meta?: object) =>
   });
 
 /** The three targets: tools/call search_reviews in both eras and GET /api/reviews/search with the same filters. */
-export async function mcpTargets(url: string, args: Record<string, string | number>, serverPids: number[] = []) {
+async function mcpTargets(url: string, args: Record<string, string | number>, serverPids: number[] = []) {
   const qs = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]));
   return {
     rest: { url: `${url}/api/reviews/search?${qs}`, serverPids },

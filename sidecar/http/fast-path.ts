@@ -66,7 +66,7 @@ export function prepareAnswer(a: {
 }
 
 /** Writes a prepared answer: 304 when its validators say the client's copy is current, else 200. */
-export function sendPrepared(req: IncomingMessage, res: ServerResponse, a: PreparedAnswer): void {
+function sendPrepared(req: IncomingMessage, res: ServerResponse, a: PreparedAnswer): void {
   if (a.notModified !== undefined && notModified(req.headers, a.etag, a.lastModifiedMs)) {
     res.writeHead(304, a.notModified);
     res.end();
