@@ -14,8 +14,7 @@ import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
-import { logRequest } from "../http/cross-cutting.ts";
-import { CORS_FIELDS } from "../http/fast-path.ts";
+import { type ClientAddress, CORS_FIELDS, logRequest } from "../http/cross-cutting.ts";
 import type { Logger } from "../logger.ts";
 import { setRouteLabel } from "../metrics.ts";
 import type { Answer } from "./exchange-transport.ts";
@@ -29,7 +28,7 @@ export type PostLane = (
   req: IncomingMessage,
   res: ServerResponse,
   general: () => void,
-  clientAddress: (req: IncomingMessage) => string | undefined,
+  clientAddress: ClientAddress,
 ) => boolean;
 
 /** Headers the general path sends on a 200 answer before Content-Length, in its order (cors, then sendJsonChunks). */
