@@ -55,7 +55,7 @@ const searchCall = (args: Record<string, unknown>, meta?: object) =>
   });
 
 /** The three targets: tools/call search_reviews in both eras and GET /api/reviews/search with the same filters. */
-export async function mcpTargets(url: string, args: Record<string, string | number>, serverPids: number[] = []) {
+async function mcpTargets(url: string, args: Record<string, string | number>, serverPids: number[] = []) {
   const qs = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]));
   return {
     rest: { url: `${url}/api/reviews/search?${qs}`, serverPids },
@@ -193,25 +193,19 @@ export async function mcpSoakReport(
 // (or `npm run bench -- --only=mcp --dist=<dist>`, which takes the bench's durations).
 // MCP_BENCH_CPU_PROF=<dir>: the sidecar writes a CPU profile there on exit.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { createServer } = await import("node:net");
   const { join } = await import("node:path");
   const { mkdtemp } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
   const { startSidecarProcess } = await import("../tests/helpers/sidecar-process.ts");
   const [dist, seconds = "2", rounds = "5"] = process.argv.slice(2);
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as import("node:net").AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  const { freePort } = await import("../tests/helpers/nginx-process.ts");
   const prof = process.env.MCP_BENCH_CPU_PROF;
   const sidecar = await startSidecarProcess({
     DIST_DIR: dist,
     DATA_DIR: await mkdtemp(join(tmpdir(), "mcp-bench-")),
     BASE_URL: "http://localhost:4321",
     LOG_LEVEL: "warn",
-    PORT: String(port),
+    PORT: String(await freePort()),
     ...(prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {}),
   });
   try {

@@ -6,14 +6,15 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { type AddressInfo, createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
+import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
 import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
 import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
 import { nginxConfig } from "../tests/helpers/nginx.ts";
+import { freePort } from "../tests/helpers/nginx-process.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
@@ -56,15 +57,6 @@ function node(args: string[], env: Record<string, string> = {}): string {
     env: { ...process.env, ...env },
     encoding: "utf8",
     maxBuffer: 1 << 26,
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
   });
 }
 
@@ -553,8 +545,7 @@ const started = new Date();
 const dists = givenDist
   ? new Map([
       [
-        (JSON.parse(await readFile(join(givenDist, ".build-manifest.json"), "utf8")) as { review_count: number })
-          .review_count,
+        (JSON.parse(await readFile(join(givenDist, MANIFEST_FILE), "utf8")) as { review_count: number }).review_count,
         givenDist,
       ],
     ])

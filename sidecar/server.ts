@@ -18,7 +18,7 @@ import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
-import type { McpOptions } from "./mcp/mcp-route.ts";
+import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
 import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
 import { createHealthRouter } from "./routes/health.ts";
@@ -32,12 +32,13 @@ export interface RunningSidecar {
   close(): Promise<void>;
 }
 
+type Mcp = ReturnType<typeof createMcpRouter>;
+
 /**
  * /mcp, with the MCP SDK and the tools' schemas loaded on the first request there (about 12 MB a sidecar that
  * only serves the site and the REST API never spends); the discovery documents are served without them.
  */
-function lazyMcpRouter(opts: McpOptions): { router: Router; lane: PostLane; close(): Promise<void> } {
-  type Mcp = { router: Router; lane: PostLane; close(): Promise<void> };
+function lazyMcpRouter(opts: McpOptions): Mcp {
   let loaded: Promise<Mcp> | undefined;
   let ready: Mcp | undefined;
   const load = () => {

@@ -14,12 +14,6 @@ export function cpuTimes(pid: number): { user: number; system: number } {
   }
 }
 
-/** CPU seconds (user + system) `pid` has used so far; NaN when it is gone. */
-export function cpuSeconds(pid: number): number {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
-}
-
 /** CPU seconds of this process (the load generator, autocannon, runs on its main thread). */
 export function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();

@@ -81,20 +81,23 @@ interface Loading {
   slice: Buffer;
 }
 
+/** A file as the manifest lists it (a page or one of its precompressed variants). */
+interface Listed {
+  file: string;
+  sha256: string;
+  size: number;
+}
+
+const small = (listed: Listed) => listed.size <= IN_MEMORY_MAX_BYTES;
+
 /**
- * Opens `file` and checks it against the manifest: size and sha256. Kept in memory when `inMemory`, else held
- * open (hashed through the load's one slice buffer, so verifying a large file leaves no garbage behind).
+ * Opens a listed file and checks it against the manifest: size and sha256. Kept in memory when `inMemory`, else
+ * held open (hashed through the load's one slice buffer, so verifying a large file leaves no garbage behind).
  */
-async function loadVerified(
-  loading: Loading,
-  file: string,
-  sha256: string,
-  size: number,
-  inMemory: boolean,
-): Promise<FileVariant> {
-  const held = await HeldFile.open(join(loading.distDir, file));
+async function loadVerified(loading: Loading, listed: Listed, inMemory: boolean): Promise<FileVariant> {
+  const held = await HeldFile.open(join(loading.distDir, listed.file));
   try {
-    const variant = await verify(held, loading.slice, file, sha256, size, inMemory);
+    const variant = await verify(held, loading.slice, listed, inMemory);
     if (variant.bytes) held.release();
     return variant;
   } catch (e) {
@@ -106,9 +109,7 @@ async function loadVerified(
 async function verify(
   held: HeldFile,
   slice: Buffer,
-  file: string,
-  sha256: string,
-  size: number,
+  { file, sha256, size }: Listed,
   inMemory: boolean,
 ): Promise<FileVariant> {
   // Its own 8-aligned memory (not the shared pool), so typed-array views over it need no copy.
@@ -150,18 +151,11 @@ export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Sn
       urlPath,
       type: entry.type,
       // The search index's columns are used in place, so it is in memory whatever its size.
-      identity: await loadVerified(
-        loading,
-        entry.file,
-        entry.sha256,
-        entry.size,
-        entry.size <= IN_MEMORY_MAX_BYTES || urlPath === `/${INDEX_FILE}`,
-      ),
+      identity: await loadVerified(loading, entry, small(entry) || urlPath === `/${INDEX_FILE}`),
     };
     const { br, gzip } = entry.encodings;
-    const small = (v: { size: number }) => v.size <= IN_MEMORY_MAX_BYTES;
-    if (br) served.br = await loadVerified(loading, br.file, br.sha256, br.size, small(br));
-    if (gzip) served.gzip = await loadVerified(loading, gzip.file, gzip.sha256, gzip.size, small(gzip));
+    if (br) served.br = await loadVerified(loading, br, small(br));
+    if (gzip) served.gzip = await loadVerified(loading, gzip, small(gzip));
     files.set(urlPath, served);
   }
   const reviewsFile = files.get("/reviews.json");

@@ -14,9 +14,15 @@ export const urlLimit: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * The CORS headers, in the order the cors middleware sets them first on every answer (the fast path's prepared
+ * answers carry them in the same order).
+ */
+export const CORS_FIELDS: [string, string][] = Object.entries(CORS_HEADERS);
+
 /** Every endpoint is public: any origin may read, /mcp included (sidecar/mcp/mcp-route.ts says why). */
 export function setCorsHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of CORS_FIELDS) res.setHeader(name, value);
 }
 
 export const cors: RequestHandler = (req, res, next) => {

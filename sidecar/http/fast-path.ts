@@ -4,7 +4,6 @@
 // else (first sight of a URL, odd characters, other methods) falls through to the general path unchanged.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
-import { CORS_HEADERS } from "../../src/domain/static-headers.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
 import type { Logger } from "../logger.ts";
@@ -26,9 +25,6 @@ export interface PreparedAnswer {
   /** For a large file served from disk: writes the body and ends the response (body() would read it whole). */
   readonly stream?: (res: ServerResponse) => void;
 }
-
-/** The CORS headers every answer carries (the general path's cors middleware sets them first). */
-export const CORS_FIELDS: [string, string][] = Object.entries(CORS_HEADERS);
 
 /**
  * An answer's headers in the general path's order: `headers` (sent on 200 and 304), then the validators
@@ -66,7 +62,7 @@ export function prepareAnswer(a: {
 }
 
 /** Writes a prepared answer: 304 when its validators say the client's copy is current, else 200. */
-export function sendPrepared(req: IncomingMessage, res: ServerResponse, a: PreparedAnswer): void {
+function sendPrepared(req: IncomingMessage, res: ServerResponse, a: PreparedAnswer): void {
   if (a.notModified !== undefined && notModified(req.headers, a.etag, a.lastModifiedMs)) {
     res.writeHead(304, a.notModified);
     res.end();

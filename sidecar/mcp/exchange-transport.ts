@@ -16,14 +16,14 @@ import {
   PerRequestHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { McpServerHooks } from "./create-mcp-server.ts";
-import type { RpcId, RpcMessage } from "./json-rpc.ts";
+import { ID_HEAD, type RpcId, type RpcMessage } from "./json-rpc.ts";
 import type { PreparedResult } from "./tool-results.ts";
 
 const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RpcId } =>
   "id" in m && ("result" in m || "error" in m);
 
 /** Whether `result` is `prepared` as the SDK passes it on (validated copies of the wrappers, same parts). */
-export function isPrepared(result: Record<string, unknown>, prepared: PreparedResult): boolean {
+function isPrepared(result: Record<string, unknown>, prepared: PreparedResult): boolean {
   const content = result.content;
   if (!Array.isArray(content) || content.length !== 1) return false;
   const block = content[0] as Record<string, unknown>;
@@ -42,14 +42,14 @@ const CLOSE = Buffer.from("}}");
  * The JSON of `message` with the client's `id`, as chunks to write one after the other: the prepared bytes
  * go in as they are (no copy) when the result is `prepared`.
  */
-export function frameOf(message: JSONRPCMessage, id: RpcId, prepared?: PreparedResult): Buffer[] {
+function frameOf(message: JSONRPCMessage, id: RpcId, prepared?: PreparedResult): Buffer[] {
   const result = (message as { result?: Record<string, unknown> }).result;
   if (!prepared || !result || !isPrepared(result, prepared)) return [Buffer.from(JSON.stringify({ ...message, id }))];
   const { content: _c, structuredContent: _s, ...rest } = result;
   const others = JSON.stringify(rest);
   const open = others === "{}" ? "{" : `${others.slice(0, -1)},`;
   return [
-    Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${open}"content":`),
+    Buffer.from(`${ID_HEAD}${JSON.stringify(id)},"result":${open}"content":`),
     prepared.contentJson,
     STRUCTURED,
     prepared.structuredJson,
@@ -147,9 +147,7 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport {
   }
 
   override async close(): Promise<void> {
-    this.sweep(Number.POSITIVE_INFINITY);
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.sweep(Number.POSITIVE_INFINITY); // answers every waiting request, and so stops the sweeper
     this.onclose?.();
   }
 

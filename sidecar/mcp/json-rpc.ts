@@ -10,6 +10,9 @@ export interface RpcMessage {
   params?: Record<string, unknown>;
 }
 
+/** How a message serialised with "jsonrpc" then "id" first begins, up to its id (answers are written so). */
+export const ID_HEAD = '{"jsonrpc":"2.0","id":';
+
 export interface RpcProblem {
   code: number;
   message: string;
@@ -17,14 +20,15 @@ export interface RpcProblem {
   id: RpcId | null;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is RpcId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 
 /** The id an error about `value` should echo. */
 export const idOf = (value: unknown): RpcId | null => (isObject(value) && isId(value.id) ? value.id : null);
 
 /** The members JSON-RPC 2.0 defines for each kind of message; another member makes the message invalid. */
-const REQUEST_MEMBERS = new Set(["jsonrpc", "id", "method", "params"]);
+export const REQUEST_MEMBERS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
 const unknownMember = (value: Record<string, unknown>, known: Set<string>): string | undefined =>
   Object.keys(value).find((k) => !known.has(k));

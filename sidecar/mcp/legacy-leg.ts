@@ -127,7 +127,7 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
     }
     return answer(res, body, exchange);
   };
-  return { handle, close: () => shared.close(), pending: () => transport.pending };
+  return { handle, close: () => shared.close() };
 }
 
 /** DELETE /mcp: ends the session on every instance. */

@@ -2,7 +2,7 @@
 // with a raw zod dump (and resources/read with -32603), where a client deserves -32602 and one line per
 // problem naming the field.
 import * as z from "zod";
-import type { RpcMessage, RpcProblem } from "./json-rpc.ts";
+import { isObject, type RpcMessage, type RpcProblem } from "./json-rpc.ts";
 
 const meta = { _meta: z.record(z.string(), z.unknown()).optional() };
 const paginated = z.looseObject({ ...meta, cursor: z.string().optional() });
@@ -23,13 +23,11 @@ const PARAMS: Record<string, z.ZodType> = {
   "prompts/get": z.looseObject({ ...meta, name: z.string(), arguments: z.record(z.string(), z.string()).optional() }),
 };
 
-const isRecord = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The usual tools/call, recognised without zod (the schema above stays the word on anything else). */
-const plainToolsCall = (p: Record<string, unknown>) =>
+/** The usual tools/call params, recognised without zod (the schema above stays the word on anything else). */
+export const plainToolsCall = (p: Record<string, unknown>) =>
   typeof p.name === "string" &&
-  (p.arguments === undefined || isRecord(p.arguments)) &&
-  (p._meta === undefined || isRecord(p._meta));
+  (p.arguments === undefined || isObject(p.arguments)) &&
+  (p._meta === undefined || isObject(p._meta));
 
 const describe = (issue: z.core.$ZodIssue) =>
   `params.${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`;

@@ -14,13 +14,13 @@ import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
-import { logRequest } from "../http/cross-cutting.ts";
-import { CORS_FIELDS } from "../http/fast-path.ts";
+import { type ClientAddress, CORS_FIELDS, logRequest } from "../http/cross-cutting.ts";
 import type { Logger } from "../logger.ts";
 import { setRouteLabel } from "../metrics.ts";
 import type { Answer } from "./exchange-transport.ts";
 import { isPlainBody, keepParsedBody, readPlainBody } from "./json-body.ts";
-import type { RpcId, RpcMessage } from "./json-rpc.ts";
+import { ID_HEAD, isObject, REQUEST_MEMBERS, type RpcId, type RpcMessage } from "./json-rpc.ts";
+import { plainToolsCall } from "./params.ts";
 import { mcpCache } from "./tool-results.ts";
 
 /** The answer lane's view of the request listener: it answers, or hands the request on (body read) to `general`. */
@@ -28,15 +28,13 @@ export type PostLane = (
   req: IncomingMessage,
   res: ServerResponse,
   general: () => void,
-  clientAddress: (req: IncomingMessage) => string | undefined,
+  clientAddress: ClientAddress,
 ) => boolean;
 
-const HEAD = '{"jsonrpc":"2.0","id":';
 /** Headers the general path sends on a 200 answer before Content-Length, in its order (cors, then sendJsonChunks). */
 const HEADERS = [...CORS_FIELDS.flat(), "Content-Type", "application/json"];
 /** What a kept answer depends on besides params: the era and the headers the general path reads to answer it. */
 const VARIANT_HEADERS = ["mcp-protocol-version", "mcp-method", "mcp-name", "accept"];
-const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 
 /** A request seen before Express that may be kept once the general path has answered it. */
 interface Candidate {
@@ -53,11 +51,10 @@ type Marked = IncomingMessage & { [CANDIDATE]?: Candidate };
  * client's order). A plain token: an integer of at most 15 digits, or a string without escapes or control
  * characters, so that any other plain token in its place leaves the text valid JSON with only the id changed.
  */
-const ID_FIRST = '{"jsonrpc":"2.0","id":';
 const ID_LAST = ',"id":';
 export function idToken(text: string): { start: number; end: number } | undefined {
-  if (text.startsWith(ID_FIRST)) {
-    const start = ID_FIRST.length;
+  if (text.startsWith(ID_HEAD)) {
+    const start = ID_HEAD.length;
     const end = tokenEnd(text, start);
     return end !== undefined && text.charCodeAt(end) === 0x2c /* , */ ? { start, end } : undefined;
   }
@@ -103,18 +100,14 @@ interface Parsed {
 const MEMO_ENTRIES = 1024;
 const MEMO_MAX_BODY = 2048;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The message when it is a lone tools/call this lane may answer: an id that reads back the same, plain params. */
 function plainCall(value: unknown): (RpcMessage & { id: RpcId; params: Record<string, unknown> }) | undefined {
-  if (!isRecord(value) || value.jsonrpc !== "2.0" || value.method !== "tools/call") return undefined;
-  for (const k in value) if (!MESSAGE_KEYS.has(k)) return undefined;
+  if (!isObject(value) || value.jsonrpc !== "2.0" || value.method !== "tools/call") return undefined;
+  for (const k in value) if (!REQUEST_MEMBERS.has(k)) return undefined;
   const { id, params } = value;
-  if (!(Number.isSafeInteger(id) || typeof id === "string") || !isRecord(params)) return undefined;
-  if (typeof params.name !== "string" || (params.arguments !== undefined && !isRecord(params.arguments)))
+  if (!(Number.isSafeInteger(id) || typeof id === "string") || !isObject(params) || !plainToolsCall(params))
     return undefined;
-  const meta = params._meta;
-  if (meta !== undefined && (!isRecord(meta) || "progressToken" in meta)) return undefined;
+  if (isObject(params._meta) && "progressToken" in params._meta) return undefined;
   return value as unknown as RpcMessage & { id: RpcId; params: Record<string, unknown> };
 }
 
@@ -156,7 +149,7 @@ export function preparedCalls(deps: PreparedCallsDeps) {
     } catch {
       return;
     }
-    if (!isRecord(check) || check.id !== null) return;
+    if (!isObject(check) || check.id !== null) return;
     if (memo.size >= MEMO_ENTRIES) memo.clear();
     memo.set(memoKey, parsed);
   };
@@ -169,7 +162,7 @@ export function preparedCalls(deps: PreparedCallsDeps) {
     started: bigint,
     client?: string,
   ) => {
-    const head = `${HEAD}${JSON.stringify(id)}`;
+    const head = `${ID_HEAD}${JSON.stringify(id)}`;
     setRouteLabel(req, MCP_PATH);
     res.writeHead(200, [...HEADERS, "Content-Length", String(Buffer.byteLength(head) + tail.length)]);
     // The kept bytes go out as they are (no copy per answer), behind the head in one writev.
@@ -246,7 +239,7 @@ export function preparedCalls(deps: PreparedCallsDeps) {
   const keep = (req: IncomingMessage, answer: Answer | undefined) => {
     const c = (req as Marked)[CANDIDATE];
     if (!c || !answer || answer.error || !answer.prepared || store.current() !== c.snapshot) return;
-    const prefix = Buffer.from(`${HEAD}${JSON.stringify(c.id)}`);
+    const prefix = Buffer.from(`${ID_HEAD}${JSON.stringify(c.id)}`);
     const first = answer.frame[0];
     if (first.length < prefix.length || !first.subarray(0, prefix.length).equals(prefix)) return;
     const tail = Buffer.concat([first.subarray(prefix.length), ...answer.frame.slice(1)]);

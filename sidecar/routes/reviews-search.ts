@@ -8,8 +8,9 @@ import type { BuildStore } from "../build-store/build-store.ts";
 import { PerBuildCache } from "../build-store/per-build-cache.ts";
 import { reviewListBody } from "../build-store/review-list-body.ts";
 import { searchMemoOf } from "../build-store/search-memo.ts";
+import { CORS_FIELDS } from "../http/cross-cutting.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CORS_FIELDS, type PreparedAnswer, type PreparedRoute, prepareAnswer } from "../http/fast-path.ts";
+import { type PreparedAnswer, type PreparedRoute, prepareAnswer } from "../http/fast-path.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
 export const SEARCH_ROUTE = SERVICE_PATHS.searchApi;

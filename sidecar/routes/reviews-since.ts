@@ -13,8 +13,9 @@ import { PerBuildCache } from "../build-store/per-build-cache.ts";
 import { reviewListBody } from "../build-store/review-list-body.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
+import { CORS_FIELDS } from "../http/cross-cutting.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CORS_FIELDS, type PreparedAnswer, type PreparedRoute, prepareAnswer } from "../http/fast-path.ts";
+import { type PreparedAnswer, type PreparedRoute, prepareAnswer } from "../http/fast-path.ts";
 import { CACHE_API, sendBytes } from "../http/headers.ts";
 
 /** The Express route pattern (also the metrics label). */
