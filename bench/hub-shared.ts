@@ -11,7 +11,7 @@ import { Agent, request } from "undici";
 import { createPool } from "../sidecar/db/pool.ts";
 import { openPgHubStore } from "../sidecar/hub/pg-hub-store.ts";
 import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
-import { freePort } from "../tests/helpers/nginx-process.ts";
+import { freePort } from "../tests/helpers/free-port.ts";
 import { createTestDatabase } from "../tests/helpers/pg.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";

@@ -198,7 +198,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { tmpdir } = await import("node:os");
   const { startSidecarProcess } = await import("../tests/helpers/sidecar-process.ts");
   const [dist, seconds = "2", rounds = "5"] = process.argv.slice(2);
-  const { freePort } = await import("../tests/helpers/nginx-process.ts");
+  const { freePort } = await import("../tests/helpers/free-port.ts");
   const prof = process.env.MCP_BENCH_CPU_PROF;
   const sidecar = await startSidecarProcess({
     DIST_DIR: dist,

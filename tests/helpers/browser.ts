@@ -1,22 +1,13 @@
 // Debian's Chromium through playwright-core, and the sample built and served on a free loopback port, for the
 // browser tests.
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample } from "./build.ts";
+import { freePort } from "./free-port.ts";
 import { startTestSidecar } from "./sidecar.ts";
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

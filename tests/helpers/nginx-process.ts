@@ -1,23 +1,10 @@
 // A real nginx (Debian nginx-light) as a child process, on loopback, with a config written to a temp dir.
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "./paths.ts";
 
 export const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
-
-/** A port that was free a moment ago (bind 0, read, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningNginx {
   url: string;

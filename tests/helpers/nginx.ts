@@ -2,10 +2,10 @@
 // configured by the real `npm run nginx-config -- --standalone`.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { freePort } from "./free-port.ts";
 import { ROOT, tempDir } from "./paths.ts";
 
 const NGINX = "/usr/sbin/nginx";
@@ -14,14 +14,6 @@ export interface RunningNginx {
   url: string;
   config: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Runs scripts/nginx-config.ts with `args`; resolves with its exit code, stdout and stderr. */
