@@ -11,20 +11,23 @@ export const EVAL_SETS = [
   "holdout-3",
   "holdout-4",
   "holdout-5",
+  "holdout-6",
 ] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
 export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. holdout-2, holdout-3 and holdout-4 were the held-out sets of issue 18's first, second
- * and third rounds (each scored once, now development data: SPENT); holdout-5 is the held-out set of its fourth round.
+ * matches gets no figure. holdout-2, holdout-3, holdout-4 and holdout-5 were the held-out sets of issue 18's first,
+ * second, third and fourth rounds (each scored once, now development data: SPENT); holdout-6 is the held-out set of
+ * its fifth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
   "holdout-3": "holdout-3.sha256",
   "holdout-4": "holdout-4.sha256",
   "holdout-5": "holdout-5.sha256",
+  "holdout-6": "holdout-6.sha256",
 };
 
 /**
@@ -36,6 +39,7 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-3":
     "held out in issue 18's second round and scored once there; its confusion matrices were printed, so it is development data now",
   "holdout-4": "held out in issue 18's third round and scored once there; tuned on in its fourth round",
+  "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
 };
 
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */
