@@ -4,6 +4,7 @@
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
+import { listLabels } from "./list-labels.ts";
 import { dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
@@ -17,6 +18,7 @@ import {
   sentimentVocabulary,
 } from "./sentiment.ts";
 import { questionOpeners } from "./sentiment-lexicon.ts";
+import { statedFigureHits } from "./stated-figures.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
@@ -168,6 +170,15 @@ function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: numb
   });
 }
 
+/** The hits of two figures set against each other ("quoted 400, paid 650"), in place of any opinion read from
+ * the words they stand on. */
+function withStatedFigures(hits: Hit[], tokens: readonly Token[]): Hit[] {
+  const figures = statedFigureHits(tokens);
+  if (figures.length === 0) return hits;
+  const kept = hits.filter((h) => !figures.some((f) => h.index < f.index + f.length && f.index < h.index + h.length));
+  return [...kept, ...figures].sort((a, b) => a.index - b.index);
+}
+
 /** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
 function withImpliedCues(cues: Cue[], hits: readonly Hit[]): Cue[] {
   const extra: Cue[] = [];
@@ -207,8 +218,16 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const clauseOf = spanIndex(tokens, clauseSpans);
     const sentenceOf = spanIndex(tokens, sentenceSpans);
     const { breaks, starts, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
+    const list = listLabels(part, tokens, sentenceOf);
+    if (list.prosAndCons) masses.saysMixed = true;
+    const opinions = withStatedFigures(clauseHits(tokens, neutral, breaks), tokens);
     const hits = ellipticalNegation(
-      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, starts, unitOf),
+      dropCorrected(
+        scareQuoted(list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions, part, tokens),
+        tokens,
+        starts,
+        unitOf,
+      ),
       tokens,
       starts,
       unitOf,

@@ -1,6 +1,6 @@
 // Opinions read from a pattern of words rather than a word: a problem that persists, a comparative against
 // what was expected, a time span, a recommendation of a named person, a rating written in the text.
-import { type Hit, isNegator, lexicon, makeHit, phrases } from "./sentiment-lexicon.ts";
+import { type Hit, intensifiers, isNegator, lexicon, makeHit, phrases, words } from "./sentiment-lexicon.ts";
 import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
 
 const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
@@ -56,6 +56,13 @@ export function specialHit(
         hit: makeHit(i, unitEnd - i + 1, STILL_NOT, "workmanship", true),
         length: unitEnd - i + 1,
       };
+  }
+  // "the drain is still slow", "still very loud": a fault that outlasted the visit.
+  if (norm === "still" && next !== undefined) {
+    const at = intensifiers.has(next.norm) ? i + 2 : i + 1;
+    const fault = at <= unitEnd && !neutral.has(tokens[at].norm) ? (words.get(tokens[at].norm) ?? 0) : 0;
+    if (fault < 0)
+      return { hit: makeHit(i, at - i + 1, Math.min(fault, STILL_NOT), "workmanship"), length: at - i + 1 };
   }
   const comparative = comparatives.get(norm);
   if (comparative !== undefined) {

@@ -1,0 +1,132 @@
+// Opinions read from two figures set against each other: the price quoted and the price paid ("quoted 400,
+// paid 650"; "i was quoted 180 and paid 180"), the time a job was said to take and the time it took ("took 5
+// hours for what I was told would take 2"; "they quoted 2 days, it took 1"). Neither figure is an opinion; the
+// gap between them is.
+import lexicon from "./lexicon/sentiment.json" with { type: "json" };
+import { type Hit, makeHit } from "./sentiment-lexicon.ts";
+import { PhraseTable, type Token } from "./tokenize.ts";
+
+const figures = lexicon.stated_figures;
+const quoteWords = new Set(figures.quote_words);
+const paidWords = PhraseTable.of(figures.paid_words);
+const statedMarkers = new Set(figures.stated_markers);
+const tookWords = new Set(figures.took_words);
+const amountFillers = new Set(figures.amount_fillers);
+const numberWords = new Map(Object.entries(figures.number_words));
+const minutesIn = new Map(Object.entries(figures.minutes_in));
+/** Every word either rule can start from (one look-up for a text that has none). */
+const starts = new Set([...quoteWords, ...tookWords, ...figures.paid_words.map((p) => p.split(" ")[0])]);
+
+// Paid more than quoted; paid what was quoted or less; took longer than said; took less.
+const OVER_QUOTE = -2.5;
+const AS_QUOTED = 2;
+const OVERRAN = -2.5;
+const AHEAD = 1.5;
+// Figures within this share of each other are the same ("$1,200" against "1180").
+const SAME = 0.02;
+// How far after a quote word its amount may stand, and how far after it the paid figure.
+const AMOUNT_REACH = 3;
+const PAID_REACH = 16;
+const DURATION_REACH = 18;
+
+/** An amount of money at token k ("$1,850", "1850", "9k", "1,200" written as two tokens), or undefined. */
+function amountAt(tokens: readonly Token[], k: number): number | undefined {
+  const t = tokens[k];
+  if (t === undefined) return undefined;
+  const m = /^\p{Sc}?(\d+(?:,\d{3})*(?:\.\d+)?)(k)?$/u.exec(t.norm);
+  if (!m) return undefined;
+  let value = Number(m[1].replace(/,/g, "")) * (m[2] ? 1000 : 1);
+  const next = tokens[k + 1];
+  if (next && !m[2] && /^\d{3}$/.test(next.norm) && next.start === t.end + 1) value = value * 1000 + Number(next.norm);
+  return value;
+}
+
+/** The first amount within `reach` tokens after `from` (fillers such as "us", "at", "was" skipped). */
+function amountAfter(tokens: readonly Token[], from: number, reach: number): number | undefined {
+  for (let k = from; k < Math.min(tokens.length, from + reach); k++) {
+    const a = amountAt(tokens, k);
+    if (a !== undefined) return a;
+    if (!amountFillers.has(tokens[k].norm)) return undefined;
+  }
+  return undefined;
+}
+
+interface Duration {
+  index: number;
+  count: number;
+  /** Minutes per unit; 0 when the figure has no unit of its own ("it took 1"). */
+  unit: number;
+}
+
+/** A count of time at token k ("5 hours", "one-hour", "a day", "2"), or undefined. */
+function durationAt(tokens: readonly Token[], k: number): Duration | undefined {
+  const t = tokens[k];
+  if (t === undefined) return undefined;
+  const [word, hyphenUnit] = t.norm.split("-");
+  const count = /^\d+(\.\d+)?$/.test(word) ? Number(word) : numberWords.get(word);
+  if (count === undefined) return undefined;
+  const unit = minutesIn.get(hyphenUnit ?? tokens[k + 1]?.norm ?? "") ?? 0;
+  // "a", "an" and "half" count only with a unit ("a day"); a bare number ("would take 2", "took three") may
+  // borrow the other figure's unit.
+  if (unit === 0 && (word === "a" || word === "an" || word === "half")) return undefined;
+  return { index: k, count, unit };
+}
+
+/** Price hits: a paid figure after a quoted one in the same stretch of text. */
+function quotedAgainstPaid(tokens: readonly Token[], i: number): Hit | undefined {
+  const quoted = amountAfter(tokens, i + 1, AMOUNT_REACH);
+  if (quoted === undefined || quoted === 0) return undefined;
+  for (let k = i + 2; k < Math.min(tokens.length, i + PAID_REACH); k++) {
+    const paid = paidWords.match(tokens, k);
+    if (!paid) continue;
+    const amount = amountAfter(tokens, k + paid.length, AMOUNT_REACH + 1);
+    if (amount === undefined) continue;
+    const valence = amount > quoted * (1 + SAME) ? OVER_QUOTE : AS_QUOTED;
+    return makeHit(k, paid.length, valence, "price_value");
+  }
+  return undefined;
+}
+
+/** Speed hits: the time taken against the time said ("took 5 hours for what I was told would take 2"). */
+function tookAgainstSaid(tokens: readonly Token[], i: number): Hit | undefined {
+  // The figure the work took: right after "took" (pronouns skipped: "took him 5 hours").
+  let took: Duration | undefined;
+  for (let k = i + 1; k <= i + 3 && !took; k++) took = durationAt(tokens, k);
+  if (!took) return undefined;
+  const lo = Math.max(0, i - DURATION_REACH);
+  const hi = Math.min(tokens.length - 1, i + DURATION_REACH);
+  for (let k = lo; k <= hi; k++) {
+    if (k >= i && k <= took.index + 1) continue;
+    const said = durationAt(tokens, k);
+    if (!said) continue;
+    // Said: after a word of saying or expecting ("told", "quoted", "would take"), or "a one hour job".
+    const stated =
+      [1, 2, 3].some((d) => statedMarkers.has(tokens[k - d]?.norm ?? "")) ||
+      tokens[k + (said.unit && !tokens[k].norm.includes("-") ? 2 : 1)]?.norm === "job";
+    if (!stated) continue;
+    const unitTook = took.unit || said.unit;
+    const unitSaid = said.unit || took.unit;
+    if (unitTook === 0) return undefined;
+    const a = took.count * unitTook;
+    const b = said.count * unitSaid;
+    if (Math.abs(a - b) <= b * SAME) return undefined;
+    return makeHit(took.index, 1, a > b ? OVERRAN : AHEAD, "speed");
+  }
+  return undefined;
+}
+
+/** The hits the two rules find in a part's tokens, in token order. */
+export function statedFigureHits(tokens: readonly Token[]): Hit[] {
+  const out: Hit[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].norm;
+    if (!starts.has(w)) continue;
+    const hit = quoteWords.has(w)
+      ? quotedAgainstPaid(tokens, i)
+      : tookWords.has(w)
+        ? tookAgainstSaid(tokens, i)
+        : undefined;
+    if (hit && !out.some((h) => h.index === hit.index)) out.push(hit);
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+// Issue 18, fifth round: one test per class of rule added to the analysis in engine 2.6.0 (each fails without
+// its rule). The sentences are written for these tests, not taken from an evaluation set.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+
+const names = new Set(["dana"]);
+const label = (t: string) => analyzeText([t], names).overall;
+const aspectsOf = (t: string) => analyzeText([t], names).aspects.map((a) => `${a.aspect} ${a.polarity}`);
+const has = (t: string, aspect: string) => {
+  const got = aspectsOf(t);
+  assert.ok(got.includes(aspect), `${t} → ${got.join(", ")}`);
+};
+
+describe("two figures set against each other", () => {
+  test("paid more than quoted is a price complaint; paid what was quoted, or less, is praise", () => {
+    has("They quoted us $650 and the bill came to $980.", "price_value negative");
+    assert.equal(label("They quoted us $650 and the bill came to $980."), "negative");
+    has("Estimate was 2,400, paid 2,400.", "price_value positive");
+    has("quoted 300 but only charged 240", "price_value positive");
+    assert.equal(label("They quoted me 300 on the phone."), "neutral");
+  });
+  test("a job that took longer than it was said to take is slow; shorter is quick", () => {
+    has("It took them six hours to finish what they said would take three.", "speed negative");
+    has("They estimated three days and it took two.", "speed positive");
+    has("Turned a half-day job into a two day ordeal.", "speed negative");
+    assert.equal(label("The install took about six hours."), "neutral");
+  });
+});
+
+describe("scope of naming, advice and persisting faults", () => {
+  test("a negated verb of naming negates the judgement it names", () => {
+    assert.equal(label("I would not call the crew careful."), "negative");
+    assert.equal(label("I wouldn't consider it a good repair."), "negative");
+    has("They didn't call before coming.", "communication negative");
+  });
+  test("a worker's advice is not praise of the business", () => {
+    assert.equal(label("The plumber suggested upgrading the shutoff valve at some point."), "neutral");
+    assert.equal(label("I recommend them to everyone."), "positive");
+  });
+  test("'still' before a fault is a fault that outlasted the visit", () => {
+    has("Two visits later the vent is still noisy.", "workmanship negative");
+    assert.equal(label("Very polite crew. Sadly the toilet is still weak."), "mixed");
+  });
+  test("'unfortunately' opens the complaint, it does not concede it", () => {
+    assert.equal(label("Fast and friendly. Unfortunately the new thermostat is wrong for our system."), "mixed");
+  });
+});
+
+describe("lists of pros and cons", () => {
+  test("a pro label and a con label make the review mixed; the labels carry no opinion", () => {
+    assert.equal(label("Pros: on time, tidy. Cons: pricey."), "mixed");
+    assert.equal(label("The good: prompt. The bad: they forgot the filter."), "mixed");
+    assert.equal(label("Pros: punctual, tidy, cheap. Cons: none."), "positive");
+    assert.equal(label("On the plus side, the crew was friendly. On the minus side, it is still dripping."), "mixed");
+  });
+});
+
+describe("vocabulary families", () => {
+  test("a verb of experience is not praise of experience", () => {
+    assert.equal(label("Worst plumbing company we have experienced."), "negative");
+    assert.equal(label("Very experienced electrician."), "positive");
+  });
+  test("nothing left behind under a negated verb is praise of cleanliness", () => {
+    has("They didn't leave a single scuff on the floor.", "cleanliness positive");
+    has("Never tracked any mud inside.", "cleanliness positive");
+    has("They left muddy footprints and debris everywhere.", "cleanliness negative");
+  });
+  test("appliances named after dirt are not dirt; a quantity 'good' is not praise", () => {
+    assert.equal(label("Replaced the garbage disposal."), "neutral");
+    assert.equal(label("It took a good while to find the part."), "neutral");
+  });
+  test("waiting for someone to come out is scheduling", () => {
+    has("It took ten days to get someone out here.", "scheduling negative");
+    has("They had a tech here the same afternoon, brilliant.", "scheduling positive");
+    has("Harder to schedule than a dentist.", "scheduling negative");
+  });
+  test("a state restored at last is praise of the work", () => {
+    has("The upstairs is finally warm.", "workmanship positive");
+    has("Water pressure is normal again.", "workmanship positive");
+  });
+  test("price words above and below a price, and Spanish 'alto'", () => {
+    has("Prices well above what others charge.", "price_value negative");
+    has("El precio muy alto.", "price_value negative");
+  });
+});
