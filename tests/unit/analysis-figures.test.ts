@@ -79,6 +79,18 @@ describe("vocabulary families", () => {
     has("The upstairs is finally warm.", "workmanship positive");
     has("Water pressure is normal again.", "workmanship positive");
   });
+  test("equipment brought back to a working state by a time, or 'now', is praise of the work", () => {
+    has("Our furnace died at dawn; the kitchen was warm by lunchtime.", "workmanship positive");
+    has("The sink is draining now.", "workmanship positive");
+    has("They got the boiler working.", "workmanship positive");
+    has("Had the main line unclogged by 3pm.", "workmanship positive");
+    assert.notEqual(label("The boiler was not working by noon."), "positive");
+    assert.notEqual(label("The toilet runs again."), "positive");
+  });
+  test("a verdict put off in the next sentence puts off the praise before it", () => {
+    assert.equal(label("The new boiler works well so far. Too early to tell."), "neutral");
+    assert.equal(label("The new boiler is excellent."), "positive");
+  });
   test("price words above and below a price, and Spanish 'alto'", () => {
     has("Prices well above what others charge.", "price_value negative");
     has("El precio muy alto.", "price_value negative");
