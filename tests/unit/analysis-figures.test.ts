@@ -20,6 +20,10 @@ describe("two figures set against each other", () => {
     has("quoted 300 but only charged 240", "price_value positive");
     assert.equal(label("They quoted me 300 on the phone."), "neutral");
   });
+  test("a price other than the quote, without its figure, is a price complaint", () => {
+    has("They quoted us one price and then charged double.", "price_value negative");
+    has("Before, he say 90 dollar; after, he ask 160.", "price_value negative");
+  });
   test("a job that took longer than it was said to take is slow; shorter is quick", () => {
     has("It took them six hours to finish what they said would take three.", "speed negative");
     has("They estimated three days and it took two.", "speed positive");
@@ -90,6 +94,21 @@ describe("vocabulary families", () => {
   test("a verdict put off in the next sentence puts off the praise before it", () => {
     assert.equal(label("The new boiler works well so far. Too early to tell."), "neutral");
     assert.equal(label("The new boiler is excellent."), "positive");
+  });
+  test("something left behind in a place of the customer's is a mess", () => {
+    has("They left the old boiler on our porch for two weeks.", "cleanliness negative");
+    assert.equal(label("They didn't leave anything on the porch."), "neutral");
+    // Dirt is counted once, by the dirt rule.
+    const score = (t: string) => analyzeText([t], names).sentiment.score;
+    assert.equal(score("They left dust on the stairs."), score("They left dust."));
+  });
+  test("a fix that never worked is a failure; a rhetorical complaint is a complaint", () => {
+    assert.equal(label("Lovely crew, but the new valve never worked."), "negative");
+    assert.equal(label("How hard is it to return a phone call?"), "negative");
+  });
+  test("emoji beyond the common few carry their usual sense", () => {
+    assert.equal(label("tune-up done ✅"), "positive");
+    assert.equal(label("three hours late 😤"), "negative");
   });
   test("price words above and below a price, and Spanish 'alto'", () => {
     has("Prices well above what others charge.", "price_value negative");

@@ -25,6 +25,11 @@ const doneByTimes = new Set(restored.by_times);
 const afterFix = new Set(restored.after);
 const getters = new Set(restored.getters);
 const doneBy = new Set(restored.done_by);
+const leftVerbs = new Set(lexicon.left_behind.verbs);
+const leftPlaces = new Set(lexicon.left_behind.places);
+const dirtNouns = new Set(lexicon.dirt_nouns);
+const LEFT_BEHIND = -2.5;
+const LEFT_REACH = 8;
 // Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
 export const specialStarts = new Set<string>([
   "still",
@@ -34,6 +39,7 @@ export const specialStarts = new Set<string>([
   ...firstWords(lexicon.recommend_openers),
   ...goodStates,
   ...doneBy,
+  ...leftVerbs,
 ]);
 const RESTORED = 2;
 const GETTER_REACH = 3;
@@ -75,6 +81,8 @@ export function specialHit(
     if (fault < 0)
       return { hit: makeHit(i, at - i + 1, Math.min(fault, STILL_NOT), "workmanship"), length: at - i + 1 };
   }
+  if (leftVerbs.has(norm) && leftInPlace(tokens, i, unitEnd))
+    return { hit: makeHit(i, 1, LEFT_BEHIND, "cleanliness"), length: 1 };
   if (goodStates.has(norm) || doneBy.has(norm)) {
     const length = restoredState(tokens, i, unitEnd);
     if (length > 0) return { hit: makeHit(i, length, RESTORED, "workmanship"), length };
@@ -123,6 +131,24 @@ function restoredState(tokens: readonly Token[], i: number, unitEnd: number): nu
   if (afterFix.has(next) && !repeatStates.has(tokens[i].norm)) return 2;
   for (let k = Math.max(0, i - GETTER_REACH); k < i; k++) if (getters.has(tokens[k].norm)) return 1;
   return 0;
+}
+
+/**
+ * "left the old water heater in my driveway", "left the boxes on our porch": something left behind in a place of
+ * the customer's is a mess, whatever it is. Not under a negator ("didn't leave anything in the yard").
+ */
+function leftInPlace(tokens: readonly Token[], i: number, unitEnd: number): boolean {
+  for (let k = Math.max(0, i - 2); k < i; k++) if (isNegator(tokens[k].norm)) return false;
+  for (let k = i + 1; k < Math.min(unitEnd, i + LEFT_REACH); k++) {
+    const w = tokens[k].norm;
+    // "left sawdust on the stairs": dirt is the dirt rule's (context-rules.ts), not counted twice.
+    if (dirtNouns.has(w)) return false;
+    if (w !== "in" && w !== "on" && w !== "all") continue;
+    const owner = tokens[k + 1]?.norm;
+    const place = owner === "my" || owner === "our" || owner === "the" || owner === "over" ? tokens[k + 2] : undefined;
+    if (place !== undefined && k + 2 <= unitEnd && leftPlaces.has(place.norm)) return true;
+  }
+  return false;
 }
 
 /**

@@ -12,6 +12,8 @@ const paidWords = PhraseTable.of(figures.paid_words);
 const statedMarkers = new Set(figures.stated_markers);
 const tookWords = new Set(figures.took_words);
 const amountFillers = new Set(figures.amount_fillers);
+// "quoted one price, then charged another", "charged almost double": a price other than the quote, no figure given.
+const otherPrice = new Set(figures.other_price);
 const numberWords = new Map(Object.entries(figures.number_words));
 const minutesIn = new Map(Object.entries(figures.minutes_in));
 /** Every word either rule can start from (one look-up for a text that has none). */
@@ -72,15 +74,33 @@ function durationAt(tokens: readonly Token[], k: number): Duration | undefined {
   return { index: k, count, unit };
 }
 
+const priceWords = new Set(["price", "figure", "number", "amount", "rate"]);
+/** Whether a price noun follows within a few words ("quoted one price", "quoted us a number"). */
+function priceAfter(tokens: readonly Token[], from: number): boolean {
+  for (let k = from; k < Math.min(tokens.length, from + AMOUNT_REACH + 1); k++)
+    if (priceWords.has(tokens[k].norm)) return true;
+  return false;
+}
+
 /** Price hits: a paid figure after a quoted one in the same stretch of text. */
 function quotedAgainstPaid(tokens: readonly Token[], i: number): Hit | undefined {
   const quoted = amountAfter(tokens, i + 1, AMOUNT_REACH);
-  if (quoted === undefined || quoted === 0) return undefined;
+  if (quoted === 0) return undefined;
+  // "quoted one price", "quoted us a price": the quote without its figure ("said" needs a figure).
+  const unquoted =
+    quoted === undefined && (tokens[i].norm === "quoted" || tokens[i].norm === "quote") && priceAfter(tokens, i + 1);
+  if (quoted === undefined && !unquoted) return undefined;
   for (let k = i + 2; k < Math.min(tokens.length, i + PAID_REACH); k++) {
     const paid = paidWords.match(tokens, k);
     if (!paid) continue;
     const amount = amountAfter(tokens, k + paid.length, AMOUNT_REACH + 1);
-    if (amount === undefined) continue;
+    if (amount === undefined) {
+      if (!unquoted) continue;
+      for (let j = k + paid.length; j < Math.min(tokens.length, k + paid.length + AMOUNT_REACH); j++)
+        if (otherPrice.has(tokens[j].norm)) return makeHit(k, paid.length, OVER_QUOTE, "price_value");
+      continue;
+    }
+    if (quoted === undefined) continue;
     const valence = amount > quoted * (1 + SAME) ? OVER_QUOTE : AS_QUOTED;
     return makeHit(k, paid.length, valence, "price_value");
   }
