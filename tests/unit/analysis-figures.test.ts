@@ -106,6 +106,10 @@ describe("vocabulary families", () => {
     assert.equal(label("Lovely crew, but the new valve never worked."), "negative");
     assert.equal(label("How hard is it to return a phone call?"), "negative");
   });
+  test("praise of a job followed by a complaint of what was done is irony", () => {
+    assert.equal(label("Brilliant job leaving the old boiler on our porch. So thoughtful."), "negative");
+    assert.equal(label("Brilliant job sealing the roof vent."), "positive");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");

@@ -158,6 +158,31 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
 }
 
+// Words in -ing that are no verb of doing ("thing", "nothing", "morning", "ceiling").
+const NOT_GERUNDS = new Set([
+  ...["thing", "things", "nothing", "something", "anything", "everything", "morning", "evening", "during"],
+  ...["ceiling", "building", "bring", "king", "ring", "spring", "string", "wiring", "plumbing", "heating"],
+  ...["railing", "siding", "flooring", "awning", "pricing", "scheduling", "booking"],
+]);
+
+const JOB_NOUNS = new Set(["job", "work", "jobs"]);
+
+/** "Fantastic job leaving the old water heater in my driveway", "great work flooding the basement": praise of a
+ * job followed by what was done, when what was done is a complaint, is irony (and the part is ironic). */
+function ironicPraise(hits: Hit[], tokens: readonly Token[], unitOf: number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0) || !hits.some((h) => h.valence > 0)) return hits;
+  return hits.map((h) => {
+    if (h.valence <= 0) return h;
+    let at = h.index + h.length;
+    if (JOB_NOUNS.has(tokens[at]?.norm ?? "")) at++;
+    const next = tokens[at];
+    const gerund = next?.norm.endsWith("ing") && next.norm.length > 5 && !NOT_GERUNDS.has(next.norm);
+    if (!gerund || unitOf[at] !== unitOf[h.index]) return h;
+    const complaint = hits.some((o) => o.valence < 0 && o.index >= at && unitOf[o.index] === unitOf[at]);
+    return complaint ? { ...h, ironic: true } : h;
+  });
+}
+
 /** "Anyone know if the Comfort Club covers filters?": a question that opens with an auxiliary asks, it does not
  * praise (its criticism stays: "Will they ever answer the phone?"). */
 function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: number[], spans: readonly Span[]): Hit[] {
@@ -223,7 +248,11 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const opinions = withStatedFigures(clauseHits(tokens, neutral, breaks), tokens);
     const hits = ellipticalNegation(
       dropCorrected(
-        scareQuoted(list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions, part, tokens),
+        scareQuoted(
+          ironicPraise(list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions, tokens, unitOf),
+          part,
+          tokens,
+        ),
         tokens,
         starts,
         unitOf,
