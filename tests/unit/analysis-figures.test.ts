@@ -110,6 +110,10 @@ describe("vocabulary families", () => {
     assert.equal(label("Brilliant job leaving the old boiler on our porch. So thoughtful."), "negative");
     assert.equal(label("Brilliant job sealing the roof vent."), "positive");
   });
+  test("'not X, just not Y' corrects nothing: both halves stand, as the middle", () => {
+    assert.equal(label("Not slow, just not quick either."), "neutral");
+    assert.equal(label("Not rude, just busy."), "neutral");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");

@@ -90,7 +90,9 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
 function dropCorrected(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]): Hit[] {
   const dropped = new Set<number>();
   for (let u = 1; u < starts.length; u++) {
-    if (correctionOpeners.has(tokens[starts[u]].norm) && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
+    // "Not expensive, just not cheap either" corrects nothing: both halves stand (and are the middle).
+    const corrected = correctionOpeners.has(tokens[starts[u]].norm) && !isNegator(tokens[starts[u] + 1]?.norm ?? "");
+    if (corrected && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
   }
   return dropped.size ? hits.filter((h) => !dropped.has(unitOf[h.index])) : hits;
 }
