@@ -114,6 +114,15 @@ describe("vocabulary families", () => {
     assert.equal(label("Not slow, just not quick either."), "neutral");
     assert.equal(label("Not rude, just busy."), "neutral");
   });
+  test("conduct: lying, arguing, pressure sales, cash only are professionalism; options laid out are praise", () => {
+    has("The installer lied about the permit.", "professionalism negative");
+    has("Got defensive and argued with my wife.", "professionalism negative");
+    has("No hard sell, he just gave us options.", "professionalism positive");
+  });
+  test("criticism the reviewer only expected is no event of the visit", () => {
+    assert.equal(label("I was expecting a rude crew; they were lovely."), "positive");
+    assert.equal(label("I didn't expect them to be so rude."), "negative");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");

@@ -49,6 +49,7 @@ function markedSentences(
 }
 
 const problemWords = new Set(lexicon.problem_words);
+const negatorWords = new Set(lexicon.negators);
 const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
 // "blowing warm air", "no heat": the state of the equipment is the problem too.
 const problemStates = PhraseTable.of(lexicon.problem_states);
@@ -152,4 +153,27 @@ export function rescopeHits(
     else out.push(h);
   }
   return out;
+}
+
+const expectationVerbs = new Set(lexicon.expectation_verbs);
+const EXPECTATION_REACH = 5;
+
+/**
+ * "I was expecting a hard sell", "we braced for a huge mess, but...": criticism the reviewer only expected is no
+ * event of the visit, and is dropped ("didn't expect them to be so rude" is: the negator keeps it).
+ */
+export function dropExpected(hits: Hit[], tokens: readonly Token[], unitOf: readonly number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0)) return hits;
+  return hits.filter((h) => {
+    if (h.valence >= 0 || h.failure) return true;
+    for (let k = h.index - 1; k >= Math.max(0, h.index - EXPECTATION_REACH) && unitOf[k] === unitOf[h.index]; k--) {
+      if (!expectationVerbs.has(tokens[k].norm)) continue;
+      for (let j = k - 1; j >= Math.max(0, k - 3) && unitOf[j] === unitOf[k]; j--) {
+        const w = tokens[j].norm;
+        if (negatorWords.has(w) || w.endsWith("n't")) return true;
+      }
+      return false;
+    }
+    return true;
+  });
 }
