@@ -123,6 +123,11 @@ describe("vocabulary families", () => {
     assert.equal(label("I was expecting a rude crew; they were lovely."), "positive");
     assert.equal(label("I didn't expect them to be so rude."), "negative");
   });
+  test("communication: chasing, holding and silence are complaints; an answer right away is praise", () => {
+    has("We were on hold for an hour and then got the runaround.", "communication negative");
+    has("Nobody ever followed up. Calls went straight to voicemail.", "communication negative");
+    has("The office answered the phone right away.", "communication positive");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
