@@ -128,6 +128,11 @@ describe("vocabulary families", () => {
     has("Nobody ever followed up. Calls went straight to voicemail.", "communication negative");
     has("The office answered the phone right away.", "communication positive");
   });
+  test("scheduling: no availability and being booked out are complaints; flexibility is praise", () => {
+    has("No availability until the week after next.", "scheduling negative");
+    has("They couldn't get us in for a month.", "scheduling negative");
+    has("Really flexible about the install day.", "scheduling positive");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
