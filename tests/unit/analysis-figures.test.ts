@@ -133,6 +133,12 @@ describe("vocabulary families", () => {
     has("They couldn't get us in for a month.", "scheduling negative");
     has("Really flexible about the install day.", "scheduling positive");
   });
+  test("price: fees tacked on, upcharges and nickel-and-diming are complaints; a waived fee is praise", () => {
+    has("They tacked on three fees at the end.", "price_value negative");
+    has("Felt nickel and dimed.", "price_value negative");
+    has("The trip fee was waived.", "price_value positive");
+    has("Fast, but it cost an arm and a leg.", "price_value negative");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
