@@ -139,6 +139,12 @@ describe("vocabulary families", () => {
     has("The trip fee was waived.", "price_value positive");
     has("Fast, but it cost an arm and a leg.", "price_value negative");
   });
+  test("faulty work: botched, crooked, not level, installed backwards, not up to code, had to be redone", () => {
+    has("They botched the tile around the tub.", "workmanship negative");
+    has("The shelf they hung is not level and the bracket came loose.", "workmanship negative");
+    assert.equal(label("Nice people, but the whole panel had to be redone by an inspector's order."), "negative");
+    assert.equal(label("They bent over backwards to help."), "positive");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
