@@ -145,6 +145,13 @@ describe("vocabulary families", () => {
     assert.equal(label("Nice people, but the whole panel had to be redone by an inspector's order."), "negative");
     assert.equal(label("They bent over backwards to help."), "positive");
   });
+  test("speed, punctuality and manner: sweet time, behind schedule, early, rolled eyes", () => {
+    has("The crew took their sweet time.", "speed negative");
+    has("Wrapped the job a day early.", "speed positive");
+    has("Came 20 minutes early.", "punctuality positive");
+    has("The dispatcher rolled her eyes at us.", "friendliness negative");
+    assert.ok(!aspectsOf("He took his time and explained everything.").includes("speed negative"));
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
