@@ -24,6 +24,10 @@ describe("two figures set against each other", () => {
     has("They quoted us one price and then charged double.", "price_value negative");
     has("Before, he say 90 dollar; after, he ask 160.", "price_value negative");
   });
+  test("time billed beyond the time worked is a price complaint", () => {
+    has("He was gone after 20 minutes and billed us for two hours.", "price_value negative");
+    assert.ok(!aspectsOf("Billed for one hour, worked three hours.").includes("price_value negative"));
+  });
   test("a job that took longer than it was said to take is slow; shorter is quick", () => {
     has("It took them six hours to finish what they said would take three.", "speed negative");
     has("They estimated three days and it took two.", "speed positive");
@@ -151,6 +155,16 @@ describe("vocabulary families", () => {
     has("Came 20 minutes early.", "punctuality positive");
     has("The dispatcher rolled her eyes at us.", "friendliness negative");
     assert.ok(!aspectsOf("He took his time and explained everything.").includes("speed negative"));
+  });
+  test("an elliptical negation reaches past a bare subject and answers a question", () => {
+    assert.equal(label("The installers were superb. The dispatcher, not so much."), "mixed");
+    assert.equal(label("Would I hire them again? Probably not."), "negative");
+    assert.equal(label("Was the crew careless? Not at all."), "positive");
+    assert.equal(label("Great crew. No complaints, not at all."), "positive");
+  });
+  test("a wish that they had done something is a complaint; 'flaked' misses an appointment", () => {
+    has("I wish they had called before coming.", "communication negative");
+    has("They flaked on the second appointment.", "scheduling negative");
   });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");

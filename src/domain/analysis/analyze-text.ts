@@ -97,18 +97,60 @@ function dropCorrected(hits: Hit[], tokens: readonly Token[], starts: readonly n
   return dropped.size ? hits.filter((h) => !dropped.has(unitOf[h.index])) : hits;
 }
 
-/** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
-function ellipticalNegation(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]) {
-  const byUnit = new Map<number, number>();
-  for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
-  const added: Hit[] = [];
-  for (let u = 1; u < starts.length; u++) {
-    const last = (starts[u + 1] ?? tokens.length) - 1;
-    const before = byUnit.get(u - 1);
-    if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
-      added.push(makeHit(last, 1, NEGATION_FACTOR * before));
+// Words an elliptical negation may end with after its negator: "not so much", "not really", "not at all".
+const ELLIPSIS_TAIL = new Set(["so", "much", "really", "at", "all", "quite", "exactly", "either", "as"]);
+
+/** Whether tokens[from..last] end in a negator, perhaps followed by a short tail ("not so much"). */
+function endsNegated(tokens: readonly Token[], from: number, last: number): boolean {
+  for (let k = last; k >= from && k >= last - 3; k--) {
+    if (isNegator(tokens[k].norm)) return true;
+    if (!ELLIPSIS_TAIL.has(tokens[k].norm)) return false;
   }
-  return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
+  return false;
+}
+
+/**
+ * "The work is great, the price is not.", "The plumber was great. The office, not so much.": a unit ending in a
+ * negator repeats the opinion before it, negated (over a bare subject unit such as "The office,"). After a
+ * question ("Would I use them again? Probably not.") the answer replaces the opinion the question held.
+ */
+function ellipticalNegation(
+  hits: Hit[],
+  tokens: readonly Token[],
+  starts: readonly number[],
+  unitOf: number[],
+  part: string,
+) {
+  const byUnit = new Map<number, number>();
+  const negatedUnits = new Set<number>();
+  for (const h of hits) {
+    byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
+    if (h.negated) negatedUnits.add(unitOf[h.index]);
+  }
+  const added: Hit[] = [];
+  const answered = new Set<number>();
+  const endOf = (u: number) => (starts[u + 1] ?? tokens.length) - 1;
+  for (let u = 1; u < starts.length; u++) {
+    let last = endOf(u);
+    // "not | so much": a tail that "so" split off is part of the ellipsis.
+    while (last + 1 < tokens.length && unitOf[last + 1] !== unitOf[last] && !byUnit.has(unitOf[last + 1])) {
+      const tail = unitOf[last + 1];
+      let onlyTail = true;
+      for (let k = last + 1; k <= endOf(tail); k++) if (!ELLIPSIS_TAIL.has(tokens[k].norm)) onlyTail = false;
+      if (!onlyTail) break;
+      last = endOf(tail);
+    }
+    if (byUnit.has(u) || last <= starts[u] || !endsNegated(tokens, starts[u], last)) continue;
+    // The opinion answered: the unit before, or the one before a bare subject ("The office, not so much").
+    const bare = u >= 2 && !byUnit.has(u - 1) && starts[u] - starts[u - 1] <= 3 && last - starts[u] < 3;
+    const v = bare ? u - 2 : u - 1;
+    const before = byUnit.get(v);
+    if (before === undefined || negatedUnits.has(v)) continue;
+    if (part.slice(tokens[starts[v + 1] - 1].end, tokens[starts[v + 1]].start).includes("?")) answered.add(v);
+    added.push(makeHit(last, 1, NEGATION_FACTOR * before));
+  }
+  if (added.length === 0) return hits;
+  return [...hits.filter((h) => !answered.has(unitOf[h.index])), ...added].sort((a, b) => a.index - b.index);
 }
 
 // Scare quotes: praise of one to three words set in quotes ("a 'quick' job", "Sure, 'fixed.'", "the 'free'
@@ -262,6 +304,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       tokens,
       starts,
       unitOf,
+      part,
     );
     const found = findCues(tokens);
     const scoped = dropSituation(

@@ -14,10 +14,17 @@ const tookWords = new Set(figures.took_words);
 const amountFillers = new Set(figures.amount_fillers);
 // "quoted one price, then charged another", "charged almost double": a price other than the quote, no figure given.
 const otherPrice = new Set(figures.other_price);
+const billedWords = PhraseTable.of(figures.billed_words);
+const durationFillers = new Set(figures.duration_fillers);
 const numberWords = new Map(Object.entries(figures.number_words));
 const minutesIn = new Map(Object.entries(figures.minutes_in));
 /** Every word either rule can start from (one look-up for a text that has none). */
-const starts = new Set([...quoteWords, ...tookWords, ...figures.paid_words.map((p) => p.split(" ")[0])]);
+const starts = new Set([
+  ...quoteWords,
+  ...tookWords,
+  ...figures.paid_words.map((p) => p.split(" ")[0]),
+  ...figures.billed_words.map((p) => p.split(" ")[0]),
+]);
 
 // Paid more than quoted; paid what was quoted or less; took longer than said; took less.
 const OVER_QUOTE = -2.5;
@@ -135,7 +142,41 @@ function tookAgainstSaid(tokens: readonly Token[], i: number): Hit | undefined {
   return undefined;
 }
 
-/** The hits the two rules find in a part's tokens, in token order. */
+/** A duration within a few words after `from` ("for a full hour", "two hours"), fillers skipped. */
+function durationAfter(tokens: readonly Token[], from: number): Duration | undefined {
+  for (let k = from; k < Math.min(tokens.length, from + AMOUNT_REACH + 1); k++) {
+    const d = durationAt(tokens, k);
+    if (d && d.unit > 0) return d;
+    // "a full hour": "a" counts with the unit after its filler.
+    if ((tokens[k].norm === "a" || tokens[k].norm === "an") && durationFillers.has(tokens[k + 1]?.norm ?? "")) {
+      const unit = minutesIn.get(tokens[k + 2]?.norm ?? "");
+      if (unit) return { index: k, count: 1, unit };
+    }
+    if (!durationFillers.has(tokens[k].norm)) return undefined;
+  }
+  return undefined;
+}
+
+/** "Fixed it in 10 minutes and charged a full hour": time billed beyond the time worked is a price complaint. */
+function billedAgainstWorked(tokens: readonly Token[], i: number): Hit | undefined {
+  const billed = billedWords.match(tokens, i);
+  if (!billed) return undefined;
+  const charged = durationAfter(tokens, i + billed.length);
+  if (!charged) return undefined;
+  const lo = Math.max(0, i - DURATION_REACH);
+  const hi = Math.min(tokens.length - 1, i + DURATION_REACH);
+  for (let k = lo; k <= hi; k++) {
+    if (k >= i && k <= charged.index + 2) continue;
+    const worked = durationAt(tokens, k);
+    if (!worked || worked.unit === 0) continue;
+    if (charged.count * charged.unit > worked.count * worked.unit * (1 + SAME))
+      return makeHit(i, billed.length, OVER_QUOTE, "price_value");
+    return undefined;
+  }
+  return undefined;
+}
+
+/** The hits the three rules find in a part's tokens, in token order. */
 export function statedFigureHits(tokens: readonly Token[]): Hit[] {
   const out: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -145,7 +186,7 @@ export function statedFigureHits(tokens: readonly Token[]): Hit[] {
       ? quotedAgainstPaid(tokens, i)
       : tookWords.has(w)
         ? tookAgainstSaid(tokens, i)
-        : undefined;
+        : billedAgainstWorked(tokens, i);
     if (hit && !out.some((h) => h.index === hit.index)) out.push(hit);
   }
   return out;
