@@ -113,6 +113,8 @@ describe("vocabulary families", () => {
   test("praise of a job followed by a complaint of what was done is irony", () => {
     assert.equal(label("Brilliant job leaving the old boiler on our porch. So thoughtful."), "negative");
     assert.equal(label("Brilliant job sealing the roof vent."), "positive");
+    assert.equal(label("Very thoughtful, dumping the old boiler on our porch."), "negative");
+    assert.equal(label("Lovely crew, cleaning up after every job."), "positive");
   });
   test("'not X, just not Y' corrects nothing: both halves stand, as the middle", () => {
     assert.equal(label("Not slow, just not quick either."), "neutral");
@@ -165,6 +167,10 @@ describe("vocabulary families", () => {
   test("a wish that they had done something is a complaint; 'flaked' misses an appointment", () => {
     has("I wish they had called before coming.", "communication negative");
     has("They flaked on the second appointment.", "scheduling negative");
+  });
+  test("a repair costing more than a new unit is a price complaint; the same problem exactly is a failure", () => {
+    has("The repair cost more than a new one would have.", "price_value negative");
+    assert.equal(label("Polite crew, but the issue is exactly the same."), "negative");
   });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");

@@ -211,9 +211,16 @@ const NOT_GERUNDS = new Set([
 
 const JOB_NOUNS = new Set(["job", "work", "jobs"]);
 
+/** The index of the first token of the unit of token i. */
+function unitStart(unitOf: readonly number[], i: number): number {
+  let k = i;
+  while (k > 0 && unitOf[k - 1] === unitOf[i]) k--;
+  return k;
+}
+
 /** "Fantastic job leaving the old water heater in my driveway", "great work flooding the basement": praise of a
  * job followed by what was done, when what was done is a complaint, is irony (and the part is ironic). */
-function ironicPraise(hits: Hit[], tokens: readonly Token[], unitOf: number[]): Hit[] {
+function ironicPraise(hits: Hit[], tokens: readonly Token[], unitOf: number[], sentenceOf: number[]): Hit[] {
   if (!hits.some((h) => h.valence < 0) || !hits.some((h) => h.valence > 0)) return hits;
   return hits.map((h) => {
     if (h.valence <= 0) return h;
@@ -221,7 +228,13 @@ function ironicPraise(hits: Hit[], tokens: readonly Token[], unitOf: number[]): 
     if (JOB_NOUNS.has(tokens[at]?.norm ?? "")) at++;
     const next = tokens[at];
     const gerund = next?.norm.endsWith("ing") && next.norm.length > 5 && !NOT_GERUNDS.has(next.norm);
-    if (!gerund || unitOf[at] !== unitOf[h.index]) return h;
+    // "Real professional, leaving a pile of pipes in my yard": the praise may be a unit of its own.
+    const sameUnit = unitOf[at] === unitOf[h.index];
+    const ownUnit =
+      unitOf[at] === unitOf[h.index] + 1 &&
+      sentenceOf[at] === sentenceOf[h.index] &&
+      at - unitStart(unitOf, h.index) <= 3;
+    if (!gerund || !(sameUnit || ownUnit)) return h;
     const complaint = hits.some((o) => o.valence < 0 && o.index >= at && unitOf[o.index] === unitOf[at]);
     return complaint ? { ...h, ironic: true } : h;
   });
@@ -293,7 +306,12 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const hits = ellipticalNegation(
       dropCorrected(
         scareQuoted(
-          ironicPraise(list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions, tokens, unitOf),
+          ironicPraise(
+            list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions,
+            tokens,
+            unitOf,
+            sentenceOf,
+          ),
           part,
           tokens,
         ),
