@@ -172,6 +172,11 @@ describe("vocabulary families", () => {
     has("The repair cost more than a new one would have.", "price_value negative");
     assert.equal(label("Polite crew, but the issue is exactly the same."), "negative");
   });
+  test("what the customer paid, was talked through, and found afterwards", () => {
+    has("Far more than we expected to pay.", "price_value negative");
+    has("She talked us through the thermostat.", "communication positive");
+    has("Left the attic better than they found it.", "cleanliness positive");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
