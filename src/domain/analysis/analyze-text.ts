@@ -121,6 +121,14 @@ function ellipticalNegation(
   unitOf: number[],
   part: string,
 ) {
+  const endOf = (u: number) => (starts[u + 1] ?? tokens.length) - 1;
+  // Most parts have no unit that ends in a negator or its tail: nothing to build for them.
+  let candidate = false;
+  for (let u = 1; u < starts.length && !candidate; u++) {
+    const end = tokens[endOf(u)].norm;
+    candidate = isNegator(end) || ELLIPSIS_TAIL.has(end);
+  }
+  if (!candidate) return hits;
   const byUnit = new Map<number, number>();
   const negatedUnits = new Set<number>();
   for (const h of hits) {
@@ -129,7 +137,6 @@ function ellipticalNegation(
   }
   const added: Hit[] = [];
   const answered = new Set<number>();
-  const endOf = (u: number) => (starts[u + 1] ?? tokens.length) - 1;
   for (let u = 1; u < starts.length; u++) {
     let last = endOf(u);
     // "not | so much": a tail that "so" split off is part of the ellipsis.
@@ -254,8 +261,8 @@ function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: numb
 
 /** The hits of two figures set against each other ("quoted 400, paid 650"), in place of any opinion read from
  * the words they stand on. */
-function withStatedFigures(hits: Hit[], tokens: readonly Token[]): Hit[] {
-  const figures = statedFigureHits(tokens);
+function withStatedFigures(hits: Hit[], tokens: readonly Token[], part: string): Hit[] {
+  const figures = statedFigureHits(tokens, part);
   if (figures.length === 0) return hits;
   const kept = hits.filter((h) => !figures.some((f) => h.index < f.index + f.length && f.index < h.index + h.length));
   return [...kept, ...figures].sort((a, b) => a.index - b.index);
@@ -302,7 +309,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const { breaks, starts, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
     const list = listLabels(part, tokens, sentenceOf);
     if (list.prosAndCons) masses.saysMixed = true;
-    const opinions = withStatedFigures(clauseHits(tokens, neutral, breaks), tokens);
+    const opinions = withStatedFigures(clauseHits(tokens, neutral, breaks), tokens, part);
     const hits = ellipticalNegation(
       dropCorrected(
         scareQuoted(

@@ -26,6 +26,17 @@ const starts = new Set([
   ...figures.billed_words.map((p) => p.split(" ")[0]),
 ]);
 
+// A part any rule may apply to has a digit, a number word or a unit of time ("a day"), or a price other than
+// the quote ("another"): a test on the text before any token is looked at.
+const MAY_COUNT = new RegExp(
+  `\\d|\\b(?:${[
+    ...Object.keys(figures.number_words).filter((w) => w.length > 2 && w !== "half"),
+    ...Object.keys(figures.minutes_in),
+    ...figures.other_price,
+  ].join("|")})\\b`,
+  "i",
+);
+
 // Paid more than quoted; paid what was quoted or less; took longer than said; took less.
 const OVER_QUOTE = -2.5;
 const AS_QUOTED = 2;
@@ -177,7 +188,9 @@ function billedAgainstWorked(tokens: readonly Token[], i: number): Hit | undefin
 }
 
 /** The hits the three rules find in a part's tokens, in token order. */
-export function statedFigureHits(tokens: readonly Token[]): Hit[] {
+export function statedFigureHits(tokens: readonly Token[], part: string): Hit[] {
+  // Every rule needs a figure: a digit or a number word ("two", "a day").
+  if (!MAY_COUNT.test(part)) return [];
   const out: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].norm;
