@@ -177,6 +177,12 @@ describe("vocabulary families", () => {
     has("She talked us through the thermostat.", "communication positive");
     has("Left the attic better than they found it.", "cleanliness positive");
   });
+  test("complaints in a second sentence after praise: what needs fixing, no-shows, on hold, bottom of the barrel", () => {
+    assert.equal(label("Dana is fantastic. The company needs to fix its phone system."), "mixed");
+    assert.equal(label("Great work on the boiler. Two no-shows before that."), "mixed");
+    assert.equal(label("Top notch installer, bottom of the barrel dispatch."), "mixed");
+    assert.equal(label("Repaired right the first time. Waited on hold 30 minutes to book, though."), "mixed");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
