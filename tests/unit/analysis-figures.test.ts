@@ -183,6 +183,18 @@ describe("vocabulary families", () => {
     assert.equal(label("Top notch installer, bottom of the barrel dispatch."), "mixed");
     assert.equal(label("Repaired right the first time. Waited on hold 30 minutes to book, though."), "mixed");
   });
+  test("praise of a state that has since changed is criticism of the present", () => {
+    assert.equal(label("They used to be reliable. Not anymore."), "negative");
+    assert.equal(label("The installer seemed careful at first."), "negative");
+    assert.ok(analyzeText(["All was fine until the invoice arrived."], names).sentiment.score < 0);
+    assert.equal(label("They worked straight through until it was done, great crew."), "positive");
+    assert.equal(label("I was skeptical at first, but they were great."), "positive");
+  });
+  test("sarcastic and rhetorical complaints; a dismissal that goes on with 'when' dismisses nothing", () => {
+    has("Good luck getting them to return a call.", "communication negative");
+    assert.equal(label("Polite, sure. Doesn't matter when the drain still doesn't drain."), "negative");
+    has("They managed to make it worse.", "workmanship negative");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");

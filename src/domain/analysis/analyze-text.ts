@@ -5,7 +5,7 @@ import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { listLabels } from "./list-labels.ts";
-import { dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
+import { changedState, dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
@@ -335,7 +335,11 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const scoped = dropSituation(
       dropThanked(
         askedNotPraised(
-          dropExpected(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, unitOf),
+          changedState(
+            dropExpected(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, unitOf),
+            tokens,
+            sentenceOf,
+          ),
           tokens,
           sentenceOf,
           sentenceSpans,
