@@ -195,6 +195,12 @@ describe("vocabulary families", () => {
     assert.equal(label("Polite, sure. Doesn't matter when the drain still doesn't drain."), "negative");
     has("They managed to make it worse.", "workmanship negative");
   });
+  test("implicit praise: knowing their stuff, treating the house like their own, nothing more to ask for", () => {
+    has("They really know their stuff.", "professionalism positive");
+    assert.equal(label("Treated our basement like it was their own."), "positive");
+    assert.equal(label("Couldn't ask for more."), "positive");
+    assert.equal(label("The man at the desk took our details."), "neutral");
+  });
   test("emoji beyond the common few carry their usual sense", () => {
     assert.equal(label("tune-up done ✅"), "positive");
     assert.equal(label("three hours late 😤"), "negative");
