@@ -4,7 +4,8 @@
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
-import { dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
+import { listLabels } from "./list-labels.ts";
+import { changedState, dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
   clauseHits,
@@ -17,6 +18,7 @@ import {
   sentimentVocabulary,
 } from "./sentiment.ts";
 import { questionOpeners } from "./sentiment-lexicon.ts";
+import { statedFigureHits } from "./stated-figures.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
@@ -88,23 +90,74 @@ function units(part: string, tokens: readonly Token[], clauseOf: number[], sente
 function dropCorrected(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]): Hit[] {
   const dropped = new Set<number>();
   for (let u = 1; u < starts.length; u++) {
-    if (correctionOpeners.has(tokens[starts[u]].norm) && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
+    // "Not expensive, just not cheap either" corrects nothing: both halves stand (and are the middle).
+    const corrected = correctionOpeners.has(tokens[starts[u]].norm) && !isNegator(tokens[starts[u] + 1]?.norm ?? "");
+    if (corrected && isNegator(tokens[starts[u - 1]].norm)) dropped.add(u - 1);
   }
   return dropped.size ? hits.filter((h) => !dropped.has(unitOf[h.index])) : hits;
 }
 
-/** "The work is great, the price is not.": a unit ending in a negator repeats the opinion before it, negated. */
-function ellipticalNegation(hits: Hit[], tokens: readonly Token[], starts: readonly number[], unitOf: number[]) {
-  const byUnit = new Map<number, number>();
-  for (const h of hits) byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
-  const added: Hit[] = [];
-  for (let u = 1; u < starts.length; u++) {
-    const last = (starts[u + 1] ?? tokens.length) - 1;
-    const before = byUnit.get(u - 1);
-    if (before !== undefined && !byUnit.has(u) && last > starts[u] && isNegator(tokens[last].norm))
-      added.push(makeHit(last, 1, NEGATION_FACTOR * before));
+// Words an elliptical negation may end with after its negator: "not so much", "not really", "not at all".
+const ELLIPSIS_TAIL = new Set(["so", "much", "really", "at", "all", "quite", "exactly", "either", "as"]);
+
+/** Whether tokens[from..last] end in a negator, perhaps followed by a short tail ("not so much"). */
+function endsNegated(tokens: readonly Token[], from: number, last: number): boolean {
+  for (let k = last; k >= from && k >= last - 3; k--) {
+    if (isNegator(tokens[k].norm)) return true;
+    if (!ELLIPSIS_TAIL.has(tokens[k].norm)) return false;
   }
-  return added.length ? [...hits, ...added].sort((a, b) => a.index - b.index) : hits;
+  return false;
+}
+
+/**
+ * "The work is great, the price is not.", "The plumber was great. The office, not so much.": a unit ending in a
+ * negator repeats the opinion before it, negated (over a bare subject unit such as "The office,"). After a
+ * question ("Would I use them again? Probably not.") the answer replaces the opinion the question held.
+ */
+function ellipticalNegation(
+  hits: Hit[],
+  tokens: readonly Token[],
+  starts: readonly number[],
+  unitOf: number[],
+  part: string,
+) {
+  const endOf = (u: number) => (starts[u + 1] ?? tokens.length) - 1;
+  // Most parts have no unit that ends in a negator or its tail: nothing to build for them.
+  let candidate = false;
+  for (let u = 1; u < starts.length && !candidate; u++) {
+    const end = tokens[endOf(u)].norm;
+    candidate = isNegator(end) || ELLIPSIS_TAIL.has(end);
+  }
+  if (!candidate) return hits;
+  const byUnit = new Map<number, number>();
+  const negatedUnits = new Set<number>();
+  for (const h of hits) {
+    byUnit.set(unitOf[h.index], (byUnit.get(unitOf[h.index]) ?? 0) + h.valence);
+    if (h.negated) negatedUnits.add(unitOf[h.index]);
+  }
+  const added: Hit[] = [];
+  const answered = new Set<number>();
+  for (let u = 1; u < starts.length; u++) {
+    let last = endOf(u);
+    // "not | so much": a tail that "so" split off is part of the ellipsis.
+    while (last + 1 < tokens.length && unitOf[last + 1] !== unitOf[last] && !byUnit.has(unitOf[last + 1])) {
+      const tail = unitOf[last + 1];
+      let onlyTail = true;
+      for (let k = last + 1; k <= endOf(tail); k++) if (!ELLIPSIS_TAIL.has(tokens[k].norm)) onlyTail = false;
+      if (!onlyTail) break;
+      last = endOf(tail);
+    }
+    if (byUnit.has(u) || last <= starts[u] || !endsNegated(tokens, starts[u], last)) continue;
+    // The opinion answered: the unit before, or the one before a bare subject ("The office, not so much").
+    const bare = u >= 2 && !byUnit.has(u - 1) && starts[u] - starts[u - 1] <= 3 && last - starts[u] < 3;
+    const v = bare ? u - 2 : u - 1;
+    const before = byUnit.get(v);
+    if (before === undefined || negatedUnits.has(v)) continue;
+    if (part.slice(tokens[starts[v + 1] - 1].end, tokens[starts[v + 1]].start).includes("?")) answered.add(v);
+    added.push(makeHit(last, 1, NEGATION_FACTOR * before));
+  }
+  if (added.length === 0) return hits;
+  return [...hits.filter((h) => !answered.has(unitOf[h.index])), ...added].sort((a, b) => a.index - b.index);
 }
 
 // Scare quotes: praise of one to three words set in quotes ("a 'quick' job", "Sure, 'fixed.'", "the 'free'
@@ -156,6 +209,44 @@ function scareQuoted(hits: Hit[], part: string, tokens: readonly Token[]): Hit[]
   return ironic ? out.map((h) => (h.valence > 0 ? { ...h, valence: -h.valence } : h)) : out;
 }
 
+// Words in -ing that are no verb of doing ("thing", "nothing", "morning", "ceiling").
+const NOT_GERUNDS = new Set([
+  ...["thing", "things", "nothing", "something", "anything", "everything", "morning", "evening", "during"],
+  ...["ceiling", "building", "bring", "king", "ring", "spring", "string", "wiring", "plumbing", "heating"],
+  ...["railing", "siding", "flooring", "awning", "pricing", "scheduling", "booking"],
+]);
+
+const JOB_NOUNS = new Set(["job", "work", "jobs"]);
+
+/** The index of the first token of the unit of token i. */
+function unitStart(unitOf: readonly number[], i: number): number {
+  let k = i;
+  while (k > 0 && unitOf[k - 1] === unitOf[i]) k--;
+  return k;
+}
+
+/** "Fantastic job leaving the old water heater in my driveway", "great work flooding the basement": praise of a
+ * job followed by what was done, when what was done is a complaint, is irony (and the part is ironic). */
+function ironicPraise(hits: Hit[], tokens: readonly Token[], unitOf: number[], sentenceOf: number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0) || !hits.some((h) => h.valence > 0)) return hits;
+  return hits.map((h) => {
+    if (h.valence <= 0) return h;
+    let at = h.index + h.length;
+    if (JOB_NOUNS.has(tokens[at]?.norm ?? "")) at++;
+    const next = tokens[at];
+    const gerund = next?.norm.endsWith("ing") && next.norm.length > 5 && !NOT_GERUNDS.has(next.norm);
+    // "Real professional, leaving a pile of pipes in my yard": the praise may be a unit of its own.
+    const sameUnit = unitOf[at] === unitOf[h.index];
+    const ownUnit =
+      unitOf[at] === unitOf[h.index] + 1 &&
+      sentenceOf[at] === sentenceOf[h.index] &&
+      at - unitStart(unitOf, h.index) <= 3;
+    if (!gerund || !(sameUnit || ownUnit)) return h;
+    const complaint = hits.some((o) => o.valence < 0 && o.index >= at && unitOf[o.index] === unitOf[at]);
+    return complaint ? { ...h, ironic: true } : h;
+  });
+}
+
 /** "Anyone know if the Comfort Club covers filters?": a question that opens with an auxiliary asks, it does not
  * praise (its criticism stays: "Will they ever answer the phone?"). */
 function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: number[], spans: readonly Span[]): Hit[] {
@@ -166,6 +257,15 @@ function askedNotPraised(hits: Hit[], tokens: readonly Token[], sentenceOf: numb
     const s = sentenceOf[h.index];
     return h.valence < 0 || !spans[s].text.endsWith("?") || !questionOpeners.has(opener.get(s) ?? "");
   });
+}
+
+/** The hits of two figures set against each other ("quoted 400, paid 650"), in place of any opinion read from
+ * the words they stand on. */
+function withStatedFigures(hits: Hit[], tokens: readonly Token[], part: string): Hit[] {
+  const figures = statedFigureHits(tokens, part);
+  if (figures.length === 0) return hits;
+  const kept = hits.filter((h) => !figures.some((f) => h.index < f.index + f.length && f.index < h.index + h.length));
+  return [...kept, ...figures].sort((a, b) => a.index - b.index);
 }
 
 /** Cues the opinions themselves show ("the leak is back" is about the work, "in 20 minutes" about speed). */
@@ -207,16 +307,43 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     const clauseOf = spanIndex(tokens, clauseSpans);
     const sentenceOf = spanIndex(tokens, sentenceSpans);
     const { breaks, starts, unitOf, unitSentence } = units(part, tokens, clauseOf, sentenceOf);
+    const list = listLabels(part, tokens, sentenceOf);
+    if (list.prosAndCons) masses.saysMixed = true;
+    const opinions = withStatedFigures(clauseHits(tokens, neutral, breaks), tokens, part);
     const hits = ellipticalNegation(
-      dropCorrected(scareQuoted(clauseHits(tokens, neutral, breaks), part, tokens), tokens, starts, unitOf),
+      dropCorrected(
+        scareQuoted(
+          ironicPraise(
+            list.tokens.size ? opinions.filter((h) => !list.tokens.has(h.index)) : opinions,
+            tokens,
+            unitOf,
+            sentenceOf,
+          ),
+          part,
+          tokens,
+        ),
+        tokens,
+        starts,
+        unitOf,
+      ),
       tokens,
       starts,
       unitOf,
+      part,
     );
     const found = findCues(tokens);
     const scoped = dropSituation(
       dropThanked(
-        askedNotPraised(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, sentenceOf, sentenceSpans),
+        askedNotPraised(
+          changedState(
+            dropExpected(rescopeHits(hits, tokens, starts, unitOf, sentenceOf), tokens, unitOf),
+            tokens,
+            sentenceOf,
+          ),
+          tokens,
+          sentenceOf,
+          sentenceSpans,
+        ),
         tokens,
         sentenceOf,
       ),

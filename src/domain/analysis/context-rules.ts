@@ -54,6 +54,15 @@ const near = (tokens: readonly Token[], from: number, to: number, set: ReadonlyS
 
 const WORK: Aspect = "workmanship";
 
+/** Whether the verb at `verb` is negated ("didn't leave", "did not track", "never left"), within the unit. */
+function negatedVerb(tokens: readonly Token[], verb: number, lo: number): boolean {
+  for (let k = verb - 1; k >= Math.max(lo, verb - 2); k--) {
+    const w = tokens[k].norm;
+    if (negators.has(w) || w.endsWith("n't")) return true;
+  }
+  return false;
+}
+
 /**
  * The context-dependent word at i with negation applied, or undefined when the word is not one.
  * `lo`..`hi`: the opinion unit's tokens; `negated`: inside a negation's scope.
@@ -111,9 +120,12 @@ export function contextValence(
   if (dirtNouns.has(norm)) {
     // "much dust in the kitchen" (but not "without much dust": the unit's negator decides).
     const heaped = near(tokens, i - 2, i - 1, dirtQuantity) >= lo && near(tokens, lo, i - 1, negators) < 0;
-    const left = near(tokens, lo, i - 1, dirtVerbs) >= 0 || heaped;
+    const verb = near(tokens, lo, i - 1, dirtVerbs);
+    const left = verb >= 0 || heaped;
     const spread = i + 1 <= hi && dirtSpread.match(tokens, i + 1) !== undefined;
-    if (left || spread) return { valence: negated ? DIRT_LEFT * NEGATION_FACTOR : DIRT_LEFT };
+    // "didn't leave a single mark", "never tracked any mud in": the negation stands on the verb.
+    const verbNegated = verb > lo && negatedVerb(tokens, verb, lo);
+    if (left || spread) return { valence: negated || verbNegated ? DIRT_LEFT * NEGATION_FACTOR : DIRT_LEFT };
   }
   const machine = machinePraise.get(norm);
   if (machine !== undefined) {

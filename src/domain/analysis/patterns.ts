@@ -1,6 +1,6 @@
 // Opinions read from a pattern of words rather than a word: a problem that persists, a comparative against
 // what was expected, a time span, a recommendation of a named person, a rating written in the text.
-import { type Hit, isNegator, lexicon, makeHit, phrases } from "./sentiment-lexicon.ts";
+import { type Hit, intensifiers, isNegator, lexicon, makeHit, phrases, words } from "./sentiment-lexicon.ts";
 import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
 
 const comparatives = new Map(Object.entries(lexicon.expectation_comparatives));
@@ -18,6 +18,18 @@ const slowNumbers = new Set(spans.slow_numbers);
 const slowUnits = new Set(spans.slow_units);
 const slowPurpose = new Set(["to", "for", "before", "until"]);
 const recommendOpeners = PhraseTable.of(lexicon.recommend_openers);
+const restored = lexicon.restored_states;
+const goodStates = new Set(restored.states);
+const repeatStates = new Set(restored.repeat_states);
+const doneByTimes = new Set(restored.by_times);
+const afterFix = new Set(restored.after);
+const getters = new Set(restored.getters);
+const doneBy = new Set(restored.done_by);
+const leftVerbs = new Set(lexicon.left_behind.verbs);
+const leftPlaces = new Set(lexicon.left_behind.places);
+const dirtNouns = new Set(lexicon.dirt_nouns);
+const LEFT_BEHIND = -2.5;
+const LEFT_REACH = 8;
 // Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
 export const specialStarts = new Set<string>([
   "still",
@@ -25,7 +37,12 @@ export const specialStarts = new Set<string>([
   ...spanPrepositions,
   ...slowVerbs,
   ...firstWords(lexicon.recommend_openers),
+  ...goodStates,
+  ...doneBy,
+  ...leftVerbs,
 ]);
+const RESTORED = 2;
+const GETTER_REACH = 3;
 const STILL_NOT = -2.5;
 const AGAINST_EXPECTATION_REACH = 4;
 const QUICK_SPAN = 1.5;
@@ -57,6 +74,19 @@ export function specialHit(
         length: unitEnd - i + 1,
       };
   }
+  // "the drain is still slow", "still very loud": a fault that outlasted the visit.
+  if (norm === "still" && next !== undefined) {
+    const at = intensifiers.has(next.norm) ? i + 2 : i + 1;
+    const fault = at <= unitEnd && !neutral.has(tokens[at].norm) ? (words.get(tokens[at].norm) ?? 0) : 0;
+    if (fault < 0)
+      return { hit: makeHit(i, at - i + 1, Math.min(fault, STILL_NOT), "workmanship"), length: at - i + 1 };
+  }
+  if (leftVerbs.has(norm) && leftInPlace(tokens, i, unitEnd))
+    return { hit: makeHit(i, 1, LEFT_BEHIND, "cleanliness"), length: 1 };
+  if (goodStates.has(norm) || doneBy.has(norm)) {
+    const length = restoredState(tokens, i, unitEnd);
+    if (length > 0) return { hit: makeHit(i, length, RESTORED, "workmanship"), length };
+  }
   const comparative = comparatives.get(norm);
   if (comparative !== undefined) {
     const than = tokens[i + 1]?.norm === "than" ? i + 1 : tokens[i + 2]?.norm === "than" ? i + 2 : -1;
@@ -81,6 +111,44 @@ export function specialHit(
   if (opener && i + opener.length <= unitEnd && neutral.has(tokens[i + opener.length].norm))
     return { hit: makeHit(i, opener.length + 1, RECOMMENDED_NAME), length: opener.length + 1 };
   return undefined;
+}
+
+/**
+ * "the house was warm by lunch", "had it flowing by noon", "the vent is clear now": the equipment brought back to
+ * a working state is praise of the work. The state must be followed by a time it was reached ("by noon", "by 3")
+ * or "now"/"again" (not "running again": a toilet that runs again is the problem), or follow a verb of getting
+ * ("got it working"); a job done ("capped", "replaced") counts only with the time it was done by. Tokens covered, or 0. A negator just before the state ("not working by noon") is no praise.
+ */
+function restoredState(tokens: readonly Token[], i: number, unitEnd: number): number {
+  for (let k = Math.max(0, i - GETTER_REACH); k < i; k++) if (isNegator(tokens[k].norm)) return 0;
+  const next = i + 1 <= unitEnd ? tokens[i + 1].norm : "";
+  if (next === "by" && i + 2 <= unitEnd) {
+    const t = tokens[i + 2].norm === "the" && i + 3 <= unitEnd ? tokens[i + 3].norm : tokens[i + 2].norm;
+    if (doneByTimes.has(t) || /^\d{1,2}(?::?\d\d)?(?:am|pm)?$/.test(t)) return tokens[i + 2].norm === "the" ? 4 : 3;
+  }
+  // "replaced by noon" is done in time; "replaced again" is not a state restored.
+  if (!goodStates.has(tokens[i].norm)) return 0;
+  if (afterFix.has(next) && !repeatStates.has(tokens[i].norm)) return 2;
+  for (let k = Math.max(0, i - GETTER_REACH); k < i; k++) if (getters.has(tokens[k].norm)) return 1;
+  return 0;
+}
+
+/**
+ * "left the old water heater in my driveway", "left the boxes on our porch": something left behind in a place of
+ * the customer's is a mess, whatever it is. Not under a negator ("didn't leave anything in the yard").
+ */
+function leftInPlace(tokens: readonly Token[], i: number, unitEnd: number): boolean {
+  for (let k = Math.max(0, i - 2); k < i; k++) if (isNegator(tokens[k].norm)) return false;
+  for (let k = i + 1; k < Math.min(unitEnd, i + LEFT_REACH); k++) {
+    const w = tokens[k].norm;
+    // "left sawdust on the stairs": dirt is the dirt rule's (context-rules.ts), not counted twice.
+    if (dirtNouns.has(w)) return false;
+    if (w !== "in" && w !== "on" && w !== "all") continue;
+    const owner = tokens[k + 1]?.norm;
+    const place = owner === "my" || owner === "our" || owner === "the" || owner === "over" ? tokens[k + 2] : undefined;
+    if (place !== undefined && k + 2 <= unitEnd && leftPlaces.has(place.norm)) return true;
+  }
+  return false;
 }
 
 /**

@@ -38,17 +38,25 @@ function foilStart(tokens: readonly Token[], lo: number, hi: number, inCompariso
 
 const NO_SENTENCES: ReadonlySet<number> = new Set();
 
+// "Doesn't matter when the heat still doesn't work": a dismissal that goes on with "when" or "if" dismisses
+// nothing.
+const RHETORICAL_AFTER = new Set(["when", "if", "how", "because"]);
+
 function markedSentences(
   tokens: readonly Token[],
   sentenceOf: readonly number[],
   table: PhraseTable<true>,
 ): ReadonlySet<number> {
   const out = new Set<number>();
-  for (let i = 0; i < tokens.length; i++) if (table.match(tokens, i)) out.add(sentenceOf[i]);
+  for (let i = 0; i < tokens.length; i++) {
+    const m = table.match(tokens, i);
+    if (m && !RHETORICAL_AFTER.has(tokens[i + m.length]?.norm ?? "")) out.add(sentenceOf[i]);
+  }
   return out;
 }
 
 const problemWords = new Set(lexicon.problem_words);
+const negatorWords = new Set(lexicon.negators);
 const situationAgents = new Set([...lexicon.agents, ...lexicon.situation_agents]);
 // "blowing warm air", "no heat": the state of the equipment is the problem too.
 const problemStates = PhraseTable.of(lexicon.problem_states);
@@ -152,4 +160,62 @@ export function rescopeHits(
     else out.push(h);
   }
   return out;
+}
+
+const expectationVerbs = new Set(lexicon.expectation_verbs);
+const EXPECTATION_REACH = 5;
+
+/**
+ * "I was expecting a hard sell", "we braced for a huge mess, but...": criticism the reviewer only expected is no
+ * event of the visit, and is dropped ("didn't expect them to be so rude" is: the negator keeps it).
+ */
+export function dropExpected(hits: Hit[], tokens: readonly Token[], unitOf: readonly number[]): Hit[] {
+  if (!hits.some((h) => h.valence < 0)) return hits;
+  return hits.filter((h) => {
+    if (h.valence >= 0 || h.failure) return true;
+    for (let k = h.index - 1; k >= Math.max(0, h.index - EXPECTATION_REACH) && unitOf[k] === unitOf[h.index]; k--) {
+      if (!expectationVerbs.has(tokens[k].norm)) continue;
+      for (let j = k - 1; j >= Math.max(0, k - 3) && unitOf[j] === unitOf[k]; j--) {
+        const w = tokens[j].norm;
+        if (negatorWords.has(w) || w.endsWith("n't")) return true;
+      }
+      return false;
+    }
+    return true;
+  });
+}
+
+const changedBefore = PhraseTable.of(lexicon.changed_state.before);
+const untilWords = new Set(lexicon.changed_state.until);
+const CHANGE_REACH = 4;
+const CHANGED = -0.6;
+const UNTIL_REACH = 2;
+
+/**
+ * "They used to be great.", "seemed nice at first", "Everything was great until the bill came": praise of a
+ * state that has since changed is criticism of the present, weaker than the praise was. The marker stands
+ * within a few words of the praise, in its sentence ("used to", "at first", "initially" before or after it;
+ * "until" right after it).
+ */
+export function changedState(hits: Hit[], tokens: readonly Token[], sentenceOf: readonly number[]): Hit[] {
+  if (!hits.some((h) => h.valence > 0)) return hits;
+  let marked = false;
+  for (let i = 0; i < tokens.length && !marked; i++)
+    marked = untilWords.has(tokens[i].norm) || !!changedBefore.match(tokens, i);
+  if (!marked) return hits;
+  return hits.map((h) => {
+    if (h.valence <= 0) return h;
+    const s = sentenceOf[h.index];
+    const lo = Math.max(0, h.index - CHANGE_REACH);
+    const hi = Math.min(tokens.length - 1, h.index + h.length + CHANGE_REACH);
+    for (let k = lo; k <= hi; k++) {
+      if (sentenceOf[k] !== s || (k >= h.index && k < h.index + h.length)) continue;
+      // "great until the bill came", "fine right up until": "until" right after the praise ("worked straight
+      // through until it was done" is a span of time).
+      const until = k > h.index && k <= h.index + h.length + UNTIL_REACH && untilWords.has(tokens[k].norm);
+      const changed = until || changedBefore.match(tokens, k) !== undefined;
+      if (changed) return { ...h, valence: h.valence * CHANGED };
+    }
+    return h;
+  });
 }

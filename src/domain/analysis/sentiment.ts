@@ -54,9 +54,27 @@ const active = new Set<string>([
   ...beliefVerbs,
   ...specialStarts,
   ...contextWords,
+  ...lexicon.naming_verbs,
   "cannot",
 ]);
 const NO_WORDS: ReadonlySet<string> = new Set();
+const namingVerbs = new Set(lexicon.naming_verbs);
+const namedObjects = new Set(lexicon.named_objects);
+const adviceVerbs = new Set(lexicon.advice_verbs);
+const agents = new Set(lexicon.agents);
+
+/** "wouldn't call them professional", "I wouldn't describe it as good": the judgement named within reach. */
+function namesJudgement(tokens: readonly Token[], i: number, unitEnd: number): boolean {
+  if (!namedObjects.has(tokens[i + 1]?.norm ?? "")) return false;
+  for (let k = i + 2; k <= Math.min(unitEnd, i + 4); k++) if ((words.get(tokens[k].norm) ?? 0) !== 0) return true;
+  return false;
+}
+
+/** "The tech recommended replacing the anode rod": a worker's advice ("they suggested a new unit") is no praise. */
+function givesAdvice(tokens: readonly Token[], i: number, unitStart: number): boolean {
+  for (let k = i - 1; k >= Math.max(unitStart, i - 2); k--) if (agents.has(tokens[k].norm)) return true;
+  return false;
+}
 const NEGATION_SCOPE = 3;
 const ENOUGH = 0.5;
 const MODIFIER_SCOPE = 2;
@@ -109,6 +127,22 @@ export function clauseHits(
       // "Not once did they call back": the negation reaches past the inverted auxiliary.
       negatedUntil = Math.min(i + negatorPhrase.length + NEGATION_SCOPE + 1, unitEnd);
       i += negatorPhrase.length;
+      continue;
+    }
+    // "wouldn't call them professional": a negated verb of naming negates the judgement it names.
+    const naming = i <= negatedUntil && namingVerbs.has(word) ? i : isNegator(word) ? i + 1 : -1;
+    if (
+      naming >= 0 &&
+      naming <= unitEnd &&
+      namingVerbs.has(tokens[naming].norm) &&
+      namesJudgement(tokens, naming, unitEnd)
+    ) {
+      negatedUntil = unitEnd;
+      i = naming + 1;
+      continue;
+    }
+    if (adviceVerbs.has(word) && givesAdvice(tokens, i, unitStart)) {
+      i++;
       continue;
     }
     const special = specialHit(tokens, i, unitEnd, neutral);

@@ -136,10 +136,17 @@ export function addClauseMasses(
     if (first[c] < 0) continue;
     const opening = tokens.slice(first[c], first[c] + 2);
     weight[c] *= clauseWeight(opening);
-    // "seems good so far, but it's too early to tell": a hedge answering a clause hedges that clause.
-    if (hedged[c] < 1 && c > 0 && first[c - 1] >= 0 && opensContrast(opening)) weight[c - 1] *= hedged[c];
-    if (verdictClause[c]) weight[c] *= VERDICT_WEIGHT;
     const opensSentence = c === 0 || first[c - 1] < 0 || sentenceOf[first[c - 1]] !== sentenceOf[first[c]];
+    // "seems good so far, but it's too early to tell": a hedge answering a clause hedges that clause; "Works
+    // great so far. Time will tell.": a verdict put off in the next sentence puts off the one before it too.
+    if (
+      hedged[c] < 1 &&
+      c > 0 &&
+      first[c - 1] >= 0 &&
+      (opensContrast(opening) || (opensSentence && hedged[c] === SUSPENDED))
+    )
+      weight[c - 1] *= hedged[c];
+    if (verdictClause[c]) weight[c] *= VERDICT_WEIGHT;
     // "despite a slow start" concedes wherever it stands.
     if ((opensSentence && weight[c] < 1) || concessiveOpeners.has(opening[0].norm)) mix[c] *= CONCEDED;
     // "the work, though, is excellent", "the diagnosis was wrong though": adverbial "though" is "however".
