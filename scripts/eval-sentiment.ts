@@ -4,9 +4,9 @@
 import { nameWords } from "../src/domain/analysis/mentions.ts";
 import { generateReviews } from "./content-generator/generate.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval/eval-files.ts";
-import { evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
+import { annotatorPredictor, evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
 import { formatReport, type Summary, summarise } from "./eval/report.ts";
-import { chooseSets, type EvalSet, HELD_OUT, SPENT } from "./eval/sets.ts";
+import { AGREEMENT, chooseSets, type EvalSet, HELD_OUT, SPENT } from "./eval/sets.ts";
 import { reviewsPerSecond } from "./eval/throughput.ts";
 
 const args = process.argv.slice(2);
@@ -30,6 +30,7 @@ const baseline = JSON.parse(await readEvalFile("baseline.json").catch(() => "{}"
 const earlier = [{ ...baseline, column: "before" }, ...(baseline.laterEngines ?? [])];
 
 const summaries: Record<string, Summary> = {};
+const agreement: Record<string, Summary> = {};
 for (const set of sets) {
   const file = `eval/${set}.jsonl`;
   const text = await readEvalFile(`${set}.jsonl`);
@@ -49,13 +50,23 @@ for (const set of sets) {
         : `held-out: matches eval/${pinned}, committed before any tuning`,
     );
   }
-  const report = evaluate(parseJsonl(text, file), business);
+  const items = parseJsonl(text, file);
+  const report = evaluate(items, business);
   summaries[set] = summarise(report);
   console.log(
     `${report.items} items; ${earlier.map((e) => `"${e.column}" = ${e.engine ?? "no baseline"}`).join("; ")}`,
   );
   const columns = earlier.map((e) => ({ name: e.column, summary: e.sets?.[set] }));
   console.log(formatReport(report, columns, Boolean(pinned) && !SPENT[set]));
+  const second = AGREEMENT[set];
+  if (second) {
+    const a = evaluate(items, business, annotatorPredictor(await readEvalFile(second), `eval/${second}`, items.length));
+    agreement[set] = summarise(a);
+    const f = (x: number) => x.toFixed(3);
+    console.log(
+      `agreement: a second annotator (eval/${second}) against the writer: review label macro-F1 ${f(a.macroF1)}, accuracy ${f(a.accuracy)}, aspects ${f(a.allAspects.accuracy)} (${a.allAspects.correct}/${a.allAspects.total}), in reviews mixing polarities ${f(a.mixedAspects.accuracy)}, mentions ${f(a.mentions.precision)} / ${f(a.mentions.recall)}`,
+    );
+  }
   if (args.includes("--errors"))
     for (const e of report.errors) console.log(`  ✗ ${e.text}\n      expected ${e.expected}, got ${e.got}`);
 }
@@ -65,4 +76,5 @@ const corpus = generateReviews({ count: 2000, seed: 18, from: "2024-01-01", to: 
 );
 const rate = reviewsPerSecond(corpus, nameWords(business));
 console.log(`\nanalysis throughput: ${Math.round(rate).toLocaleString("en")} reviews/s on one core (aim 10,000)`);
-if (args.includes("--json")) console.log(JSON.stringify({ sets: summaries, reviewsPerSecond: Math.round(rate) }));
+if (args.includes("--json"))
+  console.log(JSON.stringify({ sets: summaries, agreement, reviewsPerSecond: Math.round(rate) }));

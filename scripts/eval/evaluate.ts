@@ -114,9 +114,63 @@ export function parseJsonl(text: string, file: string): LabelledItem[] {
   return out;
 }
 
-export function evaluate(items: readonly LabelledItem[], business: BusinessContent): EvalReport {
+/** What is scored against an item's labels: the engine's findings, or a second annotator's labels. */
+export interface Prediction {
+  overall: Label;
+  /** The record's three-way label; undefined leaves the item out of the record figure. */
+  record: Sentiment | undefined;
+  aspects: readonly { aspect: string; polarity: Sentiment }[];
+  technicians: readonly string[];
+  /** Shown beside a missed label by `--errors` (the engine's score). */
+  detail?: string;
+}
+export type Predictor = (item: LabelledItem, index: number) => Prediction;
+
+/** The analysis engine as a predictor. */
+export function enginePredictor(business: BusinessContent): Predictor {
   const matcher = buildMatcher(business);
   const neutral = nameWords(business);
+  return (item) => {
+    const a = analyzeText([item.text], neutral);
+    return {
+      overall: a.overall,
+      record: a.sentiment.label,
+      aspects: a.aspects,
+      technicians: findMentions(matcher, item.text).technicians,
+      detail: String(a.sentiment.score),
+    };
+  };
+}
+
+/**
+ * A second annotator's labels of the same set (eval/agreement/, one line per item in the set's order, `n` its line
+ * number) as a predictor: scoring it against the writer's labels measures how far two careful readers agree.
+ */
+export function annotatorPredictor(text: string, file: string, items: number): Predictor {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length !== items) throw new Error(`${file}: ${lines.length} lines for a set of ${items} items`);
+  const labels = lines.map((line, i) => {
+    const x = JSON.parse(line) as Partial<LabelledItem> & { n?: number };
+    if (x.n !== i + 1 || !(LABELS as readonly string[]).includes(x.label ?? ""))
+      throw new Error(`${file}:${i + 1}: needs "n": ${i + 1} and a "label" among ${LABELS.join(", ")}`);
+    return x as LabelledItem;
+  });
+  return (_item, i) => {
+    const x = labels[i] as LabelledItem;
+    return {
+      overall: x.label,
+      record: x.label === "mixed" ? undefined : x.label,
+      aspects: Object.entries(x.aspects ?? {}).map(([aspect, polarity]) => ({ aspect, polarity })),
+      technicians: x.technicians ?? [],
+    };
+  };
+}
+
+export function evaluate(
+  items: readonly LabelledItem[],
+  business: BusinessContent,
+  predict: Predictor = enginePredictor(business),
+): EvalReport {
   const confusion: Matrix = {};
   const recordConfusion: Matrix = {};
   const errors: EvalReport["errors"] = [];
@@ -125,13 +179,13 @@ export function evaluate(items: readonly LabelledItem[], business: BusinessConte
   const perAspect = new Map<string, { total: number; correct: number; confusion: Matrix }>();
   const m = { tp: 0, fp: 0, fn: 0 };
   let correct = 0;
-  for (const item of items) {
-    const a = analyzeText([item.text], neutral);
+  for (const [index, item] of items.entries()) {
+    const a = predict(item, index);
     const got: Label = a.overall;
     bump(confusion, item.label, got);
-    if (item.label !== "mixed") bump(recordConfusion, item.label, a.sentiment.label);
+    if (item.label !== "mixed" && a.record !== undefined) bump(recordConfusion, item.label, a.record);
     if (got === item.label) correct++;
-    else errors.push({ text: item.text, expected: item.label, got: `${got} (${a.sentiment.score})` });
+    else errors.push({ text: item.text, expected: item.label, got: a.detail ? `${got} (${a.detail})` : got });
     const expectedAspects = Object.entries(item.aspects ?? {});
     const isMixed = new Set(expectedAspects.map(([, p]) => p)).size > 1;
     for (const [aspect, polarity] of expectedAspects) {
@@ -157,7 +211,7 @@ export function evaluate(items: readonly LabelledItem[], business: BusinessConte
         });
     }
     if (item.technicians) {
-      const found = new Set(findMentions(matcher, item.text).technicians);
+      const found = new Set(a.technicians);
       const want = new Set(item.technicians);
       for (const t of found) want.has(t) ? m.tp++ : m.fp++;
       for (const t of want) if (!found.has(t)) m.fn++;

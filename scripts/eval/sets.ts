@@ -42,6 +42,16 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
 };
 
+/**
+ * Second annotations: the same set labelled again, blind, by another annotator who saw only the texts, the label
+ * format and the catalog (eval/README.md, "Agreement"). npm run eval scores it against the writer's labels beside
+ * the engine's figures: how far two careful readers agree, the ceiling the engine's figure is read against.
+ */
+export const AGREEMENT: Partial<Record<EvalSet, string>> = {
+  "holdout-5": "agreement/holdout-5.jsonl",
+  "holdout-6": "agreement/holdout-6.jsonl",
+};
+
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */
 export function chooseSets(args: readonly string[]): EvalSet[] {
   const at = args.findIndex((a) => a === "--sets" || a.startsWith("--sets="));
