@@ -1,4 +1,5 @@
-// Everything the build publishes, computed once from the content. The Astro endpoints only serialise it.
+// Everything the build publishes, computed once from the content: the data files (site-files.ts) are its bytes and
+// the pages render from it.
 import type { Config } from "../config.ts";
 import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
@@ -22,8 +23,8 @@ export interface SiteData {
   warnings: string[];
   dataset: ReviewsDataset;
   /**
-   * reviews.json: JSON.stringify(dataset) as UTF-8, made once. Astro's endpoint sends these bytes, and the build
-   * compresses and indexes them while Astro renders.
+   * reviews.json: JSON.stringify(dataset) as UTF-8, made once: the build writes, compresses and indexes these
+   * bytes.
    */
   datasetJson: Uint8Array<ArrayBuffer>;
   insights: Insights;
@@ -102,22 +103,10 @@ export async function computeSite(config: SiteConfig): Promise<SiteData> {
   return completeSite(await checkContent(config));
 }
 
-// The build checks the content before Astro starts (so content errors are reported plainly and only once) and
-// hands over the site's promise here: Astro bundles while the reviews are analysed and only its prerendered pages
-// wait for the data. Astro loads this module through Vite, so a module-level variable would not be shared.
-const HANDOFF = Symbol.for("reviews-publication-service.site-data");
-
-/** The site, or its promise when Astro starts before the data is ready (a rejected one fails Astro's build). */
-export function handOver(site: SiteData | Promise<SiteData>): void {
-  (globalThis as Record<symbol, unknown>)[HANDOFF] = site;
-}
-
 let pending: Promise<SiteData> | undefined;
 
-/** The site for Astro endpoints and pages: the handed-over one, or computed from the environment (astro dev). */
+/** The site for `astro dev` (its pages and src/dev/site-file.ts): computed once from the environment. */
 export function getSiteData(): Promise<SiteData> {
-  const handed = (globalThis as Record<symbol, unknown>)[HANDOFF] as SiteData | Promise<SiteData> | undefined;
-  if (handed) return Promise.resolve(handed);
   pending ??= import("../config.ts").then(({ loadConfig }) => computeSite(loadConfig()));
   return pending;
 }
