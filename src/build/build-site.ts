@@ -81,7 +81,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     const datasetJson = Buffer.from(site.datasetJson.buffer, site.datasetJson.byteOffset, site.datasetJson.length);
     const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
     void variants.of(datasetJson, sha256Hex(datasetJson));
-    const indexed = startIndexing(site.dataset, datasetJson);
+    const indexed = startIndexing(site.dataset, datasetJson, undefined, site.reviewOffsets);
     t0 = performance.now();
     const page = buildPageData(site);
     for (const [path, body] of siteFiles(site, page)) {

@@ -11,6 +11,7 @@ import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
 import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
+import { serialiseDataset } from "../domain/search/index-writer.ts";
 import { validateContent } from "../domain/validate-content.ts";
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { misplacedWarning, type RawContent, readContent } from "./read-content.ts";
@@ -27,6 +28,8 @@ export interface SiteData {
    * bytes.
    */
   datasetJson: Uint8Array<ArrayBuffer>;
+  /** Where each review starts in datasetJson (serialiseDataset): the search index takes them from here. */
+  reviewOffsets: Uint32Array<ArrayBuffer>;
   insights: Insights;
   jsonFeed: JsonFeed;
   atom: string;
@@ -95,8 +98,8 @@ export async function completeSite(checked: CheckedContent): Promise<SiteData> {
         renderOpenApi(dataset.business, baseUrl),
       ] as const,
   );
-  const datasetJson = await timed("serialise", () => new TextEncoder().encode(JSON.stringify(dataset)));
-  return { baseUrl, timings, warnings, dataset, datasetJson, insights, jsonFeed, atom, openapi };
+  const { json: datasetJson, reviewOffsets } = await timed("serialise", () => serialiseDataset(dataset));
+  return { baseUrl, timings, warnings, dataset, datasetJson, reviewOffsets, insights, jsonFeed, atom, openapi };
 }
 
 export async function computeSite(config: SiteConfig): Promise<SiteData> {
