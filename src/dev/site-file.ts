@@ -4,6 +4,7 @@ import type { APIRoute } from "astro";
 import { getSiteData, type SiteData } from "../build/site-data.ts";
 import { siteFiles } from "../build/site-files.ts";
 import { loadPageData } from "../components/load-page-data.ts";
+import { mediaTypeOf } from "../domain/media-types.ts";
 
 export const prerender = false;
 
@@ -17,5 +18,6 @@ export const GET: APIRoute = async ({ url }) => {
     made.set(site, files);
   }
   const body = files.get(url.pathname);
-  return body === undefined ? new Response(null, { status: 404 }) : new Response(body);
+  if (body === undefined) return new Response(null, { status: 404 });
+  return new Response(body, { headers: { "Content-Type": mediaTypeOf(url.pathname) } });
 };
