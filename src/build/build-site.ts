@@ -71,17 +71,20 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
           import("astro").then(({ build }) => build({ root: ROOT, outDir, site: config.BASE_URL, logLevel: "warn" })),
         );
     bundle.catch(() => undefined); // awaited below: not an unhandled rejection while the data is computed
-    const site = await completeSite(checked).catch(async (e: unknown) => {
+    // reviews.json's compression (libuv's thread pool) and, for many reviews, the search index (a worker thread)
+    // start as soon as its bytes are made, and run while the insights are added up, the other files written and
+    // the pages rendered.
+    const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
+    let indexed: (() => Promise<Uint8Array>) | undefined;
+    const site = await completeSite(checked, (dataset, made) => {
+      const bytes = Buffer.from(made.json.buffer, made.json.byteOffset, made.json.length);
+      void variants.of(bytes, sha256Hex(bytes));
+      indexed = startIndexing(dataset, bytes, undefined, made.reviewOffsets);
+    }).catch(async (e: unknown) => {
       await bundle.catch(() => undefined);
       throw e;
     });
     Object.assign(site.timings, timings);
-    // reviews.json's compression (libuv's thread pool) and, for many reviews, the search index (a worker thread)
-    // run while the other files are written and the pages rendered.
-    const datasetJson = Buffer.from(site.datasetJson.buffer, site.datasetJson.byteOffset, site.datasetJson.length);
-    const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
-    void variants.of(datasetJson, sha256Hex(datasetJson));
-    const indexed = startIndexing(site.dataset, datasetJson, undefined, site.reviewOffsets);
     t0 = performance.now();
     const page = buildPageData(site);
     for (const [path, body] of siteFiles(site, page)) {
@@ -102,7 +105,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     for (const [file, body] of await renderPages(bundleDir, page)) await writeFile(join(tmp, file), body);
     site.timings.pages = Math.round(performance.now() - t0);
     t0 = performance.now();
-    await writeFile(join(tmp, INDEX_FILE), await indexed());
+    await writeFile(join(tmp, INDEX_FILE), await (indexed as () => Promise<Uint8Array>)());
     site.timings.search_index = Math.round(performance.now() - t0);
     t0 = performance.now();
     const manifest = await writeManifest(

@@ -11,7 +11,7 @@ import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
 import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
-import { serialiseDataset } from "../domain/search/index-writer.ts";
+import { type DatasetJson, serialiseDataset } from "../domain/search/index-writer.ts";
 import { validateContent } from "../domain/validate-content.ts";
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { misplacedWarning, type RawContent, readContent } from "./read-content.ts";
@@ -71,8 +71,15 @@ export async function checkContent(config: SiteConfig): Promise<CheckedContent> 
   return { config, timings, raw, guarded, editorial, policy };
 }
 
-/** Everything published, from content that passed checkContent. */
-export async function completeSite(checked: CheckedContent): Promise<SiteData> {
+/**
+ * Everything published, from content that passed checkContent. `serialised` is called with reviews.json's bytes
+ * as soon as they are made (before the insights, which do not change the dataset), so that the build can start
+ * their compression and search index early.
+ */
+export async function completeSite(
+  checked: CheckedContent,
+  serialised?: (dataset: ReviewsDataset, made: DatasetJson) => void,
+): Promise<SiteData> {
   const { config, timings, raw, guarded, editorial, policy } = checked;
   const timed = timer(timings);
   const analysis = await timed("analyse", () =>
@@ -87,6 +94,8 @@ export async function completeSite(checked: CheckedContent): Promise<SiteData> {
     ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;
+  const made = await timed("serialise", () => serialiseDataset(dataset));
+  serialised?.(dataset, made);
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial, analysis.partsOf));
   const [jsonFeed, atom, openapi] = await timed(
@@ -98,7 +107,7 @@ export async function completeSite(checked: CheckedContent): Promise<SiteData> {
         renderOpenApi(dataset.business, baseUrl),
       ] as const,
   );
-  const { json: datasetJson, reviewOffsets } = await timed("serialise", () => serialiseDataset(dataset));
+  const { json: datasetJson, reviewOffsets } = made;
   return { baseUrl, timings, warnings, dataset, datasetJson, reviewOffsets, insights, jsonFeed, atom, openapi };
 }
 
