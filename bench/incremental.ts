@@ -8,10 +8,15 @@ export interface RebuildResult {
   analysed: number;
   fromCache: number;
   timings: Record<string, number>;
+  /** "data-only" (the kept Astro bundle reused) or "full". */
+  path: string;
 }
 
 /** `build` runs `scripts/build.ts --timings` with the given content, dist and cache folders. */
-export async function incrementalBench(content: string, build: () => Record<string, number>): Promise<RebuildResult> {
+export async function incrementalBench(
+  content: string,
+  build: () => { timings: Record<string, number>; path: string },
+): Promise<RebuildResult> {
   const files = (await readdir(join(content, "reviews"), { recursive: true }))
     .filter((f) => f.endsWith(".json"))
     .sort();
@@ -22,8 +27,9 @@ export async function incrementalBench(content: string, build: () => Record<stri
   review.verified = true;
   await writeFile(path, JSON.stringify(review));
   try {
-    const timings = build();
+    const { timings, path } = build();
     return {
+      path,
       totalMs: timings.total,
       analysed: timings.reviews_analysed,
       fromCache: timings.reviews_from_cache,

@@ -7,8 +7,9 @@ process.env.ASTRO_TELEMETRY_DISABLED = "1";
 const started = performance.now();
 try {
   const config = loadConfig();
-  const { manifest, timings, warnings } = await buildSite(config);
+  const { manifest, timings, warnings, dataOnly, astro } = await buildSite(config);
   for (const line of warnings) console.warn(line);
+  console.log(astro);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `built ${Object.keys(manifest.files).length} files, ${manifest.review_count} reviews, into ${config.DIST_DIR} in ${seconds} s`,
@@ -17,7 +18,8 @@ try {
     // CPU time of the whole process (every thread), which a loaded machine inflates less than the wall clock.
     const { user, system } = process.cpuUsage();
     const cpu = { total: Math.round((user + system) / 1000) };
-    console.log(JSON.stringify({ timings: { ...timings, total: Math.round(performance.now() - started) }, cpu }));
+    const path = dataOnly ? "data-only" : "full";
+    console.log(JSON.stringify({ timings: { ...timings, total: Math.round(performance.now() - started) }, path, cpu }));
   }
 } catch (e) {
   if (e instanceof ContentError) {

@@ -1,6 +1,8 @@
-// content/ -> validated content -> site data, while Astro bundles into a temporary folder -> Astro's prerendered
-// pages -> search index and manifest -> swapped into DIST_DIR.
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+// content/ -> validated content -> site data (while Astro bundles, unless the kept bundle was made from the same
+// code) -> data files, the bundle's files and the pages it renders -> search index and manifest -> swapped into
+// DIST_DIR.
+import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
@@ -8,13 +10,15 @@ import { sha256Hex } from "../domain/hash.ts";
 import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { INDEX_FILE } from "../domain/search/index-format.ts";
-import { encodeReviewIndex } from "../domain/search/index-writer.ts";
+import { bundleFingerprint, bundleWithAstro, keptBundle } from "./astro-bundle.ts";
 import { CompressedVariants } from "./compressed-variants.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
-import { checkContent, completeSite, handOver, type SiteData } from "./site-data.ts";
+import { renderPages } from "./render-pages.ts";
+import { checkContent, completeSite } from "./site-data.ts";
+import { buildPageData, siteFiles } from "./site-files.ts";
 import { writeStaticHostFiles } from "./static-host-files.ts";
 import { writeManifest } from "./write-manifest.ts";
-import { DATASET_FILE, startIndexing } from "./write-search-index.ts";
+import { startIndexing } from "./write-search-index.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -23,6 +27,10 @@ export interface BuildResult {
   timings: Record<string, number>;
   /** What the operator should read: recovered folders, an old folder kept, contact details found, misplaced files. */
   warnings: string[];
+  /** Whether the kept Astro bundle was used (only the content changed) rather than Astro run. */
+  dataOnly: boolean;
+  /** One line for the build's output: which of the two it was, and why Astro ran. */
+  astro: string;
 }
 
 /** The build could not write its output; the previous output (if any) is untouched. */
@@ -45,39 +53,59 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
       `Cannot write the output next to DIST_DIR (${dist}): ${e.code ?? e.message} on ${dirname(dist)}. Set DIST_DIR to a writable folder.`,
     );
   });
+  // Without BUILD_CACHE_DIR the bundle is made in a folder of this build's own and never kept.
+  const ownCache = config.BUILD_CACHE_DIR === undefined ? await mkdtemp(join(tmpdir(), "reviews-bundle-")) : undefined;
   try {
-    // Astro's own start (loading Vite, bundling the pages and the server code: 2-4 s) does not need the data, so
-    // it runs meanwhile and only the prerendered pages wait for the site. Its bundling calls back into this thread
-    // for every module, so it moves on while the analysis workers run (a full build) and between the steps this
-    // thread takes (a rebuild). A failure on either side fails the build once both have stopped.
-    const computing = Promise.withResolvers<SiteData>();
-    handOver(computing.promise);
+    // Astro bundles the pages and the server code (2-4 s, Vite) only when an input it bundles changed; it needs no
+    // content, so it runs while the reviews are analysed. Its bundling calls back into this thread for every module.
+    // Otherwise the kept bundle is used and Vite never starts. A failure on either side fails the build once both
+    // have stopped.
+    let t0 = performance.now();
+    const fingerprint = await bundleFingerprint({ root: ROOT, baseUrl: config.BASE_URL });
+    const kept = await keptBundle(config.BUILD_CACHE_DIR, fingerprint);
+    const timings: Record<string, number> = { bundle_check: Math.round(performance.now() - t0) };
     const astroStart = performance.now();
-    const astro = import("astro").then(({ build }) =>
-      build({ root: ROOT, outDir: tmp, site: config.BASE_URL, logLevel: "warn" }),
-    );
-    astro.catch(() => undefined); // awaited below: not an unhandled rejection while the data is computed
-    completeSite(checked).then(computing.resolve, computing.reject);
-    const site = await computing.promise.catch(async (e: unknown) => {
-      await astro.catch(() => undefined);
+    const bundle: Promise<string> = kept.dir
+      ? Promise.resolve(kept.dir)
+      : bundleWithAstro(config.BUILD_CACHE_DIR ?? (ownCache as string), fingerprint, (outDir) =>
+          import("astro").then(({ build }) => build({ root: ROOT, outDir, site: config.BASE_URL, logLevel: "warn" })),
+        );
+    bundle.catch(() => undefined); // awaited below: not an unhandled rejection while the data is computed
+    // reviews.json's compression (libuv's thread pool) and, for many reviews, the search index (a worker thread)
+    // start as soon as its bytes are made, and run while the insights are added up, the other files written and
+    // the pages rendered.
+    const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
+    let indexed: (() => Promise<Uint8Array>) | undefined;
+    const site = await completeSite(checked, (dataset, made) => {
+      const bytes = Buffer.from(made.json.buffer, made.json.byteOffset, made.json.length);
+      void variants.of(bytes, sha256Hex(bytes));
+      indexed = startIndexing(dataset, bytes, undefined, made.reviewOffsets);
+    }).catch(async (e: unknown) => {
+      await bundle.catch(() => undefined);
       throw e;
     });
-    // reviews.json is the dataset's bytes made by completeSite (src/pages/reviews.json.ts sends them): their
-    // compression (libuv's thread pool) and, for many reviews, the search index (a worker thread) run while
-    // Astro renders. What Astro wrote is compared with these bytes before the index is used.
-    const datasetJson = Buffer.from(site.datasetJson.buffer, site.datasetJson.byteOffset, site.datasetJson.length);
-    const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
-    void variants.of(datasetJson, sha256Hex(datasetJson));
-    const indexed = startIndexing(site.dataset, datasetJson);
-    let t0 = performance.now();
-    await astro;
-    // astro: what the build waited for Astro once the data was ready; astro_total: from Astro's start.
-    site.timings.astro = Math.round(performance.now() - t0);
-    site.timings.astro_total = Math.round(performance.now() - astroStart);
+    Object.assign(site.timings, timings);
     t0 = performance.now();
-    const written = await readFile(join(tmp, DATASET_FILE));
-    const index = written.equals(datasetJson) ? await indexed() : encodeReviewIndex(site.dataset, written);
-    await writeFile(join(tmp, INDEX_FILE), index);
+    const page = buildPageData(site);
+    for (const [path, body] of siteFiles(site, page)) {
+      await mkdir(dirname(join(tmp, path)), { recursive: true });
+      await writeFile(join(tmp, path), body);
+    }
+    site.timings.data_files = Math.round(performance.now() - t0);
+    t0 = performance.now();
+    const bundleDir = await bundle;
+    // astro: what the build waited for Astro once the data was ready; astro_total: from Astro's start (0: reused).
+    site.timings.astro = Math.round(performance.now() - t0);
+    site.timings.astro_total = kept.dir ? 0 : Math.round(performance.now() - astroStart);
+    t0 = performance.now();
+    // The bundle holds no file the build writes (every page is rendered on demand): a clash is an error.
+    for (const entry of await readdir(bundleDir)) {
+      await cp(join(bundleDir, entry), join(tmp, entry), { recursive: true, errorOnExist: true, force: false });
+    }
+    for (const [file, body] of await renderPages(bundleDir, page)) await writeFile(join(tmp, file), body);
+    site.timings.pages = Math.round(performance.now() - t0);
+    t0 = performance.now();
+    await writeFile(join(tmp, INDEX_FILE), await (indexed as () => Promise<Uint8Array>)());
     site.timings.search_index = Math.round(performance.now() - t0);
     t0 = performance.now();
     const manifest = await writeManifest(
@@ -104,8 +132,13 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
       notices.push(`the new build is live, but the previous one could not be removed from ${old}: ${e.code}`),
     );
     await variants.prune().catch(() => undefined);
-    return { manifest, timings: site.timings, warnings: [...notices, ...site.warnings] };
+    const astro =
+      kept.dir === undefined
+        ? `astro: bundled (${kept.reason})`
+        : "astro: skipped, the kept bundle was made from the same code (a data-only build)";
+    return { manifest, timings: site.timings, warnings: [...notices, ...site.warnings], dataOnly: !!kept.dir, astro };
   } finally {
     await rm(tmp, { recursive: true, force: true });
+    if (ownCache) await rm(ownCache, { recursive: true, force: true });
   }
 }

@@ -23,7 +23,8 @@ const exists = (path: string) =>
     () => false,
   );
 
-function alive(pid: number): boolean {
+/** Whether the process a leftover folder is named after still runs. */
+export function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

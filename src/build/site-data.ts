@@ -1,4 +1,5 @@
-// Everything the build publishes, computed once from the content. The Astro endpoints only serialise it.
+// Everything the build publishes, computed once from the content: the data files (site-files.ts) are its bytes and
+// the pages render from it.
 import type { Config } from "../config.ts";
 import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
@@ -10,6 +11,7 @@ import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
 import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
+import { type DatasetJson, serialiseDataset } from "../domain/search/index-writer.ts";
 import { validateContent } from "../domain/validate-content.ts";
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { misplacedWarning, type RawContent, readContent } from "./read-content.ts";
@@ -22,10 +24,12 @@ export interface SiteData {
   warnings: string[];
   dataset: ReviewsDataset;
   /**
-   * reviews.json: JSON.stringify(dataset) as UTF-8, made once. Astro's endpoint sends these bytes, and the build
-   * compresses and indexes them while Astro renders.
+   * reviews.json: JSON.stringify(dataset) as UTF-8, made once: the build writes, compresses and indexes these
+   * bytes.
    */
   datasetJson: Uint8Array<ArrayBuffer>;
+  /** Where each review starts in datasetJson (serialiseDataset): the search index takes them from here. */
+  reviewOffsets: Uint32Array<ArrayBuffer>;
   insights: Insights;
   jsonFeed: JsonFeed;
   atom: string;
@@ -67,8 +71,15 @@ export async function checkContent(config: SiteConfig): Promise<CheckedContent> 
   return { config, timings, raw, guarded, editorial, policy };
 }
 
-/** Everything published, from content that passed checkContent. */
-export async function completeSite(checked: CheckedContent): Promise<SiteData> {
+/**
+ * Everything published, from content that passed checkContent. `serialised` is called with reviews.json's bytes
+ * as soon as they are made (before the insights, which do not change the dataset), so that the build can start
+ * their compression and search index early.
+ */
+export async function completeSite(
+  checked: CheckedContent,
+  serialised?: (dataset: ReviewsDataset, made: DatasetJson) => void,
+): Promise<SiteData> {
   const { config, timings, raw, guarded, editorial, policy } = checked;
   const timed = timer(timings);
   const analysis = await timed("analyse", () =>
@@ -83,6 +94,8 @@ export async function completeSite(checked: CheckedContent): Promise<SiteData> {
     ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;
+  const made = await timed("serialise", () => serialiseDataset(dataset));
+  serialised?.(dataset, made);
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial, analysis.partsOf));
   const [jsonFeed, atom, openapi] = await timed(
@@ -94,30 +107,18 @@ export async function completeSite(checked: CheckedContent): Promise<SiteData> {
         renderOpenApi(dataset.business, baseUrl),
       ] as const,
   );
-  const datasetJson = await timed("serialise", () => new TextEncoder().encode(JSON.stringify(dataset)));
-  return { baseUrl, timings, warnings, dataset, datasetJson, insights, jsonFeed, atom, openapi };
+  const { json: datasetJson, reviewOffsets } = made;
+  return { baseUrl, timings, warnings, dataset, datasetJson, reviewOffsets, insights, jsonFeed, atom, openapi };
 }
 
 export async function computeSite(config: SiteConfig): Promise<SiteData> {
   return completeSite(await checkContent(config));
 }
 
-// The build checks the content before Astro starts (so content errors are reported plainly and only once) and
-// hands over the site's promise here: Astro bundles while the reviews are analysed and only its prerendered pages
-// wait for the data. Astro loads this module through Vite, so a module-level variable would not be shared.
-const HANDOFF = Symbol.for("reviews-publication-service.site-data");
-
-/** The site, or its promise when Astro starts before the data is ready (a rejected one fails Astro's build). */
-export function handOver(site: SiteData | Promise<SiteData>): void {
-  (globalThis as Record<symbol, unknown>)[HANDOFF] = site;
-}
-
 let pending: Promise<SiteData> | undefined;
 
-/** The site for Astro endpoints and pages: the handed-over one, or computed from the environment (astro dev). */
+/** The site for `astro dev` (its pages and src/dev/site-file.ts): computed once from the environment. */
 export function getSiteData(): Promise<SiteData> {
-  const handed = (globalThis as Record<symbol, unknown>)[HANDOFF] as SiteData | Promise<SiteData> | undefined;
-  if (handed) return Promise.resolve(handed);
   pending ??= import("../config.ts").then(({ loadConfig }) => computeSite(loadConfig()));
   return pending;
 }

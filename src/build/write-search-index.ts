@@ -1,11 +1,14 @@
-// The search index next to the reviews.json Astro wrote, before the manifest hashes both: encoded on this thread,
+// The search index next to reviews.json, before the manifest hashes both: encoded on this thread,
 // or for many reviews in a worker thread started before Astro runs (the second core is otherwise idle then).
 import type { ReviewsDataset } from "../domain/schemas/published.ts";
 import { encodeReviewIndex } from "../domain/search/index-writer.ts";
 import { runWorker } from "./run-worker.ts";
 
-/** The published dataset (src/pages/reviews.json.ts), which the index points into. */
-export const DATASET_FILE = "reviews.json";
+/** What the index worker is given. */
+export interface IndexJob {
+  json: Uint8Array;
+  reviewOffsets: Uint32Array | undefined;
+}
 
 /**
  * From this many reviews the index is encoded in a worker thread. Below, parsing the dataset again in the
@@ -13,16 +16,21 @@ export const DATASET_FILE = "reviews.json";
  */
 const MIN_FOR_WORKER = 20_000;
 
-/** The index for `datasetJson` (JSON.stringify of `dataset`), in a worker thread when the dataset is large. */
+/**
+ * The index for `datasetJson` (JSON.stringify of `dataset`), in a worker thread when the dataset is large.
+ * `reviewOffsets`: serialiseDataset's, when it made these bytes (else each review is found and checked).
+ */
 export function startIndexing(
   dataset: ReviewsDataset,
   datasetJson: Uint8Array,
   minForWorker = MIN_FOR_WORKER,
+  reviewOffsets?: Uint32Array,
 ): () => Promise<Uint8Array> {
-  if (dataset.reviews.length < minForWorker) return async () => encodeReviewIndex(dataset, datasetJson);
+  if (dataset.reviews.length < minForWorker) return async () => encodeReviewIndex(dataset, datasetJson, reviewOffsets);
+  const job: IndexJob = { json: datasetJson, reviewOffsets };
   const pending = runWorker<Uint8Array>(
     new URL("./search-index-worker.ts", import.meta.url),
-    datasetJson,
+    job,
     "the search index worker",
   );
   pending.catch(() => {}); // reported to whoever awaits it

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { aggregateRating } from "../../src/domain/aggregate.ts";
 import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { INDEX_FILE, INDEX_VERSION } from "../../src/domain/search/index-format.ts";
-import { encodeReviewIndex } from "../../src/domain/search/index-writer.ts";
+import { encodeReviewIndex, serialiseDataset } from "../../src/domain/search/index-writer.ts";
 import { openReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
 import { reviewsSince } from "../../src/domain/since.ts";
@@ -98,4 +98,17 @@ test("a truncated index, a foreign file and an index of other reviews.json bytes
 test("the writer refuses a reviews.json that is not the dataset's serialisation", () => {
   const pretty = Buffer.from(JSON.stringify(dataset, null, 1));
   assert.throws(() => encodeReviewIndex(dataset, pretty), /not JSON\.stringify of the dataset/);
+});
+
+test("serialiseDataset writes JSON.stringify's bytes and each review's offset, which the index takes as they are", () => {
+  const made = serialiseDataset(dataset);
+  assert.ok(Buffer.from(made.json).equals(json), "the same bytes as JSON.stringify (non-ASCII text included)");
+  assert.deepEqual(
+    [...made.reviewOffsets]
+      .slice(0, -1)
+      .map((at, rank) => JSON.parse(json.subarray(at, made.reviewOffsets[rank + 1] - 1).toString())),
+    reviews,
+  );
+  assert.ok(Buffer.from(encodeReviewIndex(dataset, made.json, made.reviewOffsets)).equals(Buffer.from(bytes)));
+  assert.throws(() => serialiseDataset({ ...dataset, extra: 1 } as typeof dataset), /unexpected dataset shape/);
 });

@@ -5,10 +5,13 @@ import { escapeHtml } from "./escape.ts";
 
 export const FEED_SIZE = 50;
 
+/** The published data files' URL paths (the build writes them, src/build/site-files.ts). */
+export const DATA_PATHS = { atom: "/feed.xml", json: "/api/feed.json", dataset: "/reviews.json" } as const;
+
 export const feedUrls = (baseUrl: string) => ({
-  atom: `${baseUrl}/feed.xml`,
-  json: `${baseUrl}/api/feed.json`,
-  dataset: `${baseUrl}/reviews.json`,
+  atom: `${baseUrl}${DATA_PATHS.atom}`,
+  json: `${baseUrl}${DATA_PATHS.json}`,
+  dataset: `${baseUrl}${DATA_PATHS.dataset}`,
   hub: `${baseUrl}/api/websub/hub`,
   home: `${baseUrl}/`,
 });

@@ -17,15 +17,45 @@ function postings(keys: number, count: number, keysOf: (rank: number) => Iterabl
   return { offsets, data };
 }
 
+const headOf = ({ business, aggregate_rating }: ReviewsDataset) =>
+  `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"reviews":[`;
+
+/** reviews.json as made by serialiseDataset: the bytes, and where each review starts in them (n + 1 offsets). */
+export interface DatasetJson {
+  json: Uint8Array<ArrayBuffer>;
+  reviewOffsets: Uint32Array<ArrayBuffer>;
+}
+
 /**
- * `reviewsJson` must be JSON.stringify(dataset) (what the build publishes as reviews.json): each review's byte
- * range inside it is computed and checked here, so a sidecar can answer with slices of the published bytes.
+ * JSON.stringify(dataset) as UTF-8, written review by review so that each review's byte range is known from the
+ * strings that make the bytes: the index writer then need not stringify every review again to find and check it.
  */
-export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Array): Uint8Array {
+export function serialiseDataset(dataset: ReviewsDataset): DatasetJson {
+  // What headOf and the closing "]}" spell: JSON.stringify would write other members too.
+  if (Object.keys(dataset).join() !== "business,aggregate_rating,reviews") throw new Error("unexpected dataset shape");
+  const parts = dataset.reviews.map((r) => JSON.stringify(r));
+  const head = headOf(dataset);
+  const reviewOffsets = new Uint32Array(parts.length + 1);
+  let at = Buffer.byteLength(head);
+  for (let rank = 0; rank < parts.length; rank++) {
+    reviewOffsets[rank] = at;
+    at += Buffer.byteLength(parts[rank]) + 1;
+  }
+  reviewOffsets[parts.length] = at;
+  const json = new TextEncoder().encode(`${head}${parts.join(",")}]}`);
+  return { json, reviewOffsets };
+}
+
+/**
+ * `reviewsJson` must be JSON.stringify(dataset) (what the build publishes as reviews.json). Each review's byte
+ * range inside it is computed and checked here, so a sidecar can answer with slices of the published bytes; or,
+ * when `made` is serialiseDataset's own result for these bytes, taken from it.
+ */
+export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Array, made?: Uint32Array): Uint8Array {
   const { business, aggregate_rating, reviews } = dataset;
   const raw = Buffer.from(reviewsJson.buffer, reviewsJson.byteOffset, reviewsJson.byteLength);
   const n = reviews.length;
-  const head = `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"reviews":[`;
+  const head = headOf(dataset);
   const businessStart = Buffer.byteLength('{"business":');
   const businessEnd = businessStart + Buffer.byteLength(JSON.stringify(business));
   const aggregateStart = businessEnd + Buffer.byteLength(',"aggregate_rating":');
@@ -34,15 +64,19 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
   if (raw.length > 0xffffffff) throw new IndexFormatError("reviews.json over 4 GiB cannot be indexed");
   if (!raw.subarray(0, Buffer.byteLength(head)).equals(Buffer.from(head))) throw mismatch();
 
-  const reviewOffsets = new Uint32Array(n + 1);
-  let at = Buffer.byteLength(head);
-  for (let rank = 0; rank < n; rank++) {
-    const bytes = Buffer.from(JSON.stringify(reviews[rank]));
-    if (!raw.subarray(at, at + bytes.length).equals(bytes)) throw mismatch();
-    reviewOffsets[rank] = at;
-    at += bytes.length + 1;
+  let reviewOffsets = made;
+  if (reviewOffsets?.length !== n + 1) {
+    reviewOffsets = new Uint32Array(n + 1);
+    let at = Buffer.byteLength(head);
+    for (let rank = 0; rank < n; rank++) {
+      const bytes = Buffer.from(JSON.stringify(reviews[rank]));
+      if (!raw.subarray(at, at + bytes.length).equals(bytes)) throw mismatch();
+      reviewOffsets[rank] = at;
+      at += bytes.length + 1;
+    }
+    reviewOffsets[n] = at;
   }
-  reviewOffsets[n] = at;
+  const at = reviewOffsets[n];
   if (raw.toString("utf8", at - (n > 0 ? 1 : 0)) !== "]}") throw mismatch();
 
   const dates = Int32Array.from(reviews, (r) => dayNumber(r.date));

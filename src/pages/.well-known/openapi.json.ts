@@ -1,4 +1,0 @@
-import type { APIRoute } from "astro";
-import { getSiteData } from "../../build/site-data.ts";
-
-export const GET: APIRoute = async () => new Response(JSON.stringify((await getSiteData()).openapi));

@@ -1,0 +1,114 @@
+// A build whose code did not change reuses the Astro bundle the last full build kept (src/build/astro-bundle.ts)
+// and never starts Astro: its output equals a clean full build of the same content byte for byte, and anything
+// Astro bundles or a damaged kept bundle takes the full path, saying why.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
+import { contentFixture } from "../helpers/build.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
+
+const run = promisify(execFile);
+const BASE = "http://localhost:4321";
+
+interface Built {
+  dist: string;
+  path: string;
+  astro: string;
+  timings: Record<string, number>;
+}
+
+async function build(content: string, cache: string, baseUrl = BASE): Promise<Built> {
+  const out = join(await tempDir("dist"), "dist");
+  const { stdout } = await run(process.execPath, [join(ROOT, "scripts/build.ts"), "--timings"], {
+    cwd: ROOT,
+    env: { ...process.env, CONTENT_DIR: content, DIST_DIR: out, BUILD_CACHE_DIR: cache, BASE_URL: baseUrl },
+  });
+  const lines = stdout.trim().split("\n");
+  const last = JSON.parse(lines.at(-1) as string);
+  return { dist: out, path: last.path, astro: lines.find((l) => l.startsWith("astro: ")) ?? "", timings: last.timings };
+}
+
+/** Every file of a build, or (`bundle`) only its server bundle's. */
+async function filesOf(dir: string, bundle = false): Promise<Map<string, Buffer>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = new Map<string, Buffer>();
+  for (const e of entries.filter((x) => x.isFile())) {
+    const path = join(e.parentPath, e.name);
+    if (relative(dir, path).startsWith(`${SERVER_BUNDLE_DIR}/`) !== bundle) continue;
+    files.set(relative(dir, path), await readFile(path));
+  }
+  return files;
+}
+
+async function assertSameFiles(a: string, b: string, bundle = false): Promise<void> {
+  const x = await filesOf(a, bundle);
+  const y = await filesOf(b, bundle);
+  assert.ok(x.size > 10, `${x.size} files compared`);
+  assert.deepEqual([...x.keys()].sort(), [...y.keys()].sort());
+  for (const [name, bytes] of x) assert.ok(bytes.equals(y.get(name) as Buffer), `${name} differs`);
+}
+
+async function changeOneReview(content: string): Promise<void> {
+  const files = (await readdir(join(content, "reviews"), { recursive: true })).filter((f) => f.endsWith(".json"));
+  for (const f of files.sort()) {
+    const path = join(content, "reviews", f);
+    const review = JSON.parse(await readFile(path, "utf8"));
+    if (!review.verified) continue;
+    review.text = `Martínez was late and rude; the repair failed twice. ${review.text}`;
+    await writeFile(path, JSON.stringify(review, null, 2));
+    return;
+  }
+  throw new Error("no verified review to change");
+}
+
+test("a rebuild after one changed review skips Astro, equals a clean full build and keeps the full build's server code", async () => {
+  const content = await contentFixture();
+  const cache = await tempDir("cache");
+  const first = await build(content, cache);
+  assert.equal(first.path, "full");
+  assert.match(first.astro, /^astro: bundled \(no bundle kept in /);
+  assert.ok(first.timings.astro_total > 0);
+
+  await changeOneReview(content);
+  const fast = await build(content, cache);
+  assert.equal(fast.path, "data-only");
+  assert.match(fast.astro, /astro: skipped/);
+  assert.equal(fast.timings.astro_total, 0);
+  assert.equal(fast.timings.reviews_analysed, 1);
+  const clean = await build(content, await tempDir("cache"));
+  assert.equal(clean.path, "full");
+  // Every published file (what the manifest lists, the manifest, _headers, the variants) as a clean full build.
+  await assertSameFiles(fast.dist, clean.dist);
+  // The server code the sidecar loads is the full build's own, byte for byte. (Two full builds never make the same
+  // bundle: Astro puts a random key and its output folder's path in it.)
+  await assertSameFiles(fast.dist, first.dist, true);
+});
+
+test("another BASE_URL, or a damaged, foreign or missing kept bundle, takes the full path and says why", async () => {
+  const content = await contentFixture();
+  const cache = await tempDir("cache");
+  await build(content, cache);
+  const other = await build(content, cache, "http://127.0.0.1:4321");
+  assert.equal(other.path, "full", "the bundle embeds `site`");
+  assert.match(other.astro, /the code, configuration or dependencies changed/);
+  // The bundle kept is now the one for the other BASE_URL: damage one of its files.
+  const out = join(cache, "astro-bundle", "out", SERVER_BUNDLE_DIR, "entry.mjs");
+  await writeFile(out, `${await readFile(out, "utf8")}\nthrow new Error("damaged");\n`);
+  const damaged = await build(content, cache, "http://127.0.0.1:4321");
+  assert.equal(damaged.path, "full");
+  assert.match(damaged.astro, /is damaged \(_server\/entry\.mjs\)/);
+  const again = await build(content, cache, "http://127.0.0.1:4321");
+  assert.equal(again.path, "data-only", "the damaged bundle was replaced");
+  await assertSameFiles(again.dist, damaged.dist);
+
+  const record = join(cache, "astro-bundle", "bundle.json");
+  await writeFile(record, JSON.stringify({ fingerprint: "someone else's", files: {} }));
+  const foreign = await build(content, cache, "http://127.0.0.1:4321");
+  assert.equal(foreign.path, "full");
+  await writeFile(record, "{ not json");
+  assert.match((await build(content, cache, "http://127.0.0.1:4321")).astro, /is unreadable/);
+});
