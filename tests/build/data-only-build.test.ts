@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
-import { contentFixture } from "../helpers/build.ts";
+import { changeOneReview, contentFixture } from "../helpers/build.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const run = promisify(execFile);
@@ -50,19 +50,6 @@ async function assertSameFiles(a: string, b: string, bundle = false): Promise<vo
   assert.ok(x.size > 10, `${x.size} files compared`);
   assert.deepEqual([...x.keys()].sort(), [...y.keys()].sort());
   for (const [name, bytes] of x) assert.ok(bytes.equals(y.get(name) as Buffer), `${name} differs`);
-}
-
-async function changeOneReview(content: string): Promise<void> {
-  const files = (await readdir(join(content, "reviews"), { recursive: true })).filter((f) => f.endsWith(".json"));
-  for (const f of files.sort()) {
-    const path = join(content, "reviews", f);
-    const review = JSON.parse(await readFile(path, "utf8"));
-    if (!review.verified) continue;
-    review.text = `Martínez was late and rude; the repair failed twice. ${review.text}`;
-    await writeFile(path, JSON.stringify(review, null, 2));
-    return;
-  }
-  throw new Error("no verified review to change");
 }
 
 test("a rebuild after one changed review skips Astro, equals a clean full build and keeps the full build's server code", async () => {

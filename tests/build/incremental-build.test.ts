@@ -2,13 +2,13 @@
 // byte-identical to a clean build of the same content.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
-import { contentFixture } from "../helpers/build.ts";
+import { changeOneReview, contentFixture } from "../helpers/build.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const run = promisify(execFile);
@@ -49,18 +49,7 @@ test("a rebuild after one changed review analyses it alone and equals a clean bu
   assert.ok(total > 100, `the sample has verified reviews (${total})`);
   assert.equal(first.timings.reviews_from_cache, 0);
 
-  const reviewFiles = (await readdir(join(content, "reviews"), { recursive: true })).filter((f) => f.endsWith(".json"));
-  let changed = "";
-  for (const f of reviewFiles.sort()) {
-    const path = join(content, "reviews", f);
-    const review = JSON.parse(await readFile(path, "utf8"));
-    if (!review.verified) continue;
-    review.text = `Martínez was late and rude; the repair failed twice. ${review.text}`;
-    await writeFile(path, JSON.stringify(review, null, 2));
-    changed = f;
-    break;
-  }
-  assert.ok(changed, "found a verified review to change");
+  await changeOneReview(content);
 
   const cached = await build(content, cache);
   assert.equal(cached.timings.reviews_analysed, 1);

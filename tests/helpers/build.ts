@@ -1,6 +1,6 @@
 // Runs the real build script (npm run build) as a child process against a content folder.
 import { spawn } from "node:child_process";
-import { cp, mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ROOT, SAMPLE_CONTENT, tempDir } from "./paths.ts";
 
@@ -49,4 +49,21 @@ export async function buildSample(baseUrl = "http://localhost:4321"): Promise<st
   const run = await runBuild({ CONTENT_DIR: SAMPLE_CONTENT, DIST_DIR: dist, BASE_URL: baseUrl });
   if (run.code !== 0) throw new Error(`sample build failed:\n${run.stderr}`);
   return dist;
+}
+
+/**
+ * Changes the text of the first verified review (in file-name order) of a content folder, in a way the analysis
+ * sees (a complaint naming a person); returns the file's path inside `reviews/`.
+ */
+export async function changeOneReview(content: string): Promise<string> {
+  const files = (await readdir(join(content, "reviews"), { recursive: true })).filter((f) => f.endsWith(".json"));
+  for (const f of files.sort()) {
+    const path = join(content, "reviews", f);
+    const review = JSON.parse(await readFile(path, "utf8"));
+    if (!review.verified) continue;
+    review.text = `Martínez was late and rude; the repair failed twice. ${review.text}`;
+    await writeFile(path, JSON.stringify(review, null, 2));
+    return f;
+  }
+  throw new Error(`no verified review to change in ${content}`);
 }
