@@ -1,0 +1,55 @@
+// npm run eval:model: the text-model experiment (scripts/eval/text-model.ts). For each setting given (or the
+// default grid), leave-one-writer-out cross-validation prints each held-out file's review-label macro-F1 and
+// accuracy under the rules and under a model trained on the other files, the means, and per-class F1 pooled.
+import { LABELS } from "./eval/evaluate.ts";
+import { accuracy, classF1, crossValidate, loadExamples, type ModelConfig, macroF1 } from "./eval/text-model.ts";
+
+const BASE: ModelConfig = {
+  bits: 18,
+  bigrams: true,
+  chars: false,
+  negationScope: 3,
+  lambda: 1e-4,
+  rules: "all",
+  balanced: false,
+  iterations: 200,
+};
+const arg = process.argv.find((a) => a.startsWith("--grid="));
+const GRID: ModelConfig[] = arg
+  ? (JSON.parse(arg.slice("--grid=".length)) as Partial<ModelConfig>[]).map((g) => ({ ...BASE, ...g }))
+  : [BASE];
+
+const f3 = (x: number) => x.toFixed(3);
+const cache = new Map<string, Awaited<ReturnType<typeof loadExamples>>>();
+for (const config of GRID) {
+  const key = `${config.bits} ${config.bigrams} ${config.chars} ${config.negationScope}`;
+  const examples = cache.get(key) ?? (await loadExamples(config));
+  cache.set(key, examples);
+  const started = performance.now();
+  const folds = crossValidate(examples, config);
+  const { bits, bigrams, chars, negationScope, lambda, rules, balanced, iterations } = config;
+  console.log(`\n${JSON.stringify({ bits, bigrams, chars, negationScope, lambda, rules, balanced, iterations })}`);
+  console.log("  fold               items  macro-F1 rules  model   delta   accuracy rules  model");
+  let wins = 0;
+  for (const f of folds) {
+    const r = macroF1(f.gold, f.rules);
+    const m = macroF1(f.gold, f.model);
+    if (m > r) wins++;
+    console.log(
+      `  ${f.set.padEnd(18)} ${String(f.items).padStart(5)}  ${f3(r).padStart(14)}  ${f3(m)}  ${(m - r >= 0 ? "+" : "") + f3(m - r)}  ${f3(accuracy(f.gold, f.rules)).padStart(14)}  ${f3(accuracy(f.gold, f.model))}`,
+    );
+  }
+  const mean = (pick: (f: (typeof folds)[number]) => number) => folds.reduce((s, f) => s + pick(f), 0) / folds.length;
+  const mr = mean((f) => macroF1(f.gold, f.rules));
+  const mm = mean((f) => macroF1(f.gold, f.model));
+  console.log(
+    `  mean over ${folds.length} folds          ${f3(mr).padStart(14)}  ${f3(mm)}  ${(mm - mr >= 0 ? "+" : "") + f3(mm - mr)}  ${f3(mean((f) => accuracy(f.gold, f.rules))).padStart(14)}  ${f3(mean((f) => accuracy(f.gold, f.model)))}   model better on ${wins}/${folds.length}`,
+  );
+  const gold = folds.flatMap((f) => f.gold);
+  const ruled = folds.flatMap((f) => f.rules);
+  const model = folds.flatMap((f) => f.model);
+  console.log(
+    `  per-class F1, pooled: ${LABELS.map((l, c) => `${l} ${f3(classF1(gold, ruled, c))} -> ${f3(classF1(gold, model, c))}`).join(", ")}`,
+  );
+  console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
