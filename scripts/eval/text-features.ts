@@ -33,6 +33,7 @@ export function textTokens(text: string, negationScope: number): string[] {
   const out: string[] = [];
   for (const clause of text.toLowerCase().split(BREAK)) {
     let marked = 0;
+    const start = out.length;
     for (const m of clause.matchAll(TOKEN)) {
       const w = m[0].replace(/’/g, "'");
       if (isNegator(w)) {
@@ -43,7 +44,7 @@ export function textTokens(text: string, negationScope: number): string[] {
       out.push(marked > 0 ? `!${w}` : w);
       if (marked > 0) marked--;
     }
-    out.push("|");
+    if (out.length > start) out.push("|");
   }
   return out;
 }
