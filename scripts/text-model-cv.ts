@@ -1,8 +1,20 @@
 // npm run eval:model: the text-model experiment (scripts/eval/text-model.ts). For each setting given (or the
 // default grid), leave-one-writer-out cross-validation prints each held-out file's review-label macro-F1 and
 // accuracy under the rules and under a model trained on the other files, the means, and per-class F1 pooled.
-import { LABELS } from "./eval/evaluate.ts";
-import { accuracy, classF1, crossValidate, loadExamples, type ModelConfig, macroF1 } from "./eval/text-model.ts";
+import { writeFile } from "node:fs/promises";
+import { readEvalFile } from "./eval/eval-files.ts";
+import { LABELS, sha256 } from "./eval/evaluate.ts";
+import {
+  accuracy,
+  classF1,
+  crossValidate,
+  loadExamples,
+  MODEL_VERSION,
+  type ModelConfig,
+  macroF1,
+  train,
+  trainStacked,
+} from "./eval/text-model.ts";
 
 const BASE: ModelConfig = {
   bits: 18,
@@ -15,6 +27,7 @@ const BASE: ModelConfig = {
   iterations: 200,
 };
 const arg = process.argv.find((a) => a.startsWith("--grid="));
+// --grid='[{...}, ...]': settings to cross-validate, each over BASE; without it, BASE alone.
 const GRID: ModelConfig[] = arg
   ? (JSON.parse(arg.slice("--grid=".length)) as Partial<ModelConfig>[]).map((g) => ({ ...BASE, ...g }))
   : [BASE];
@@ -27,8 +40,7 @@ for (const config of GRID) {
   cache.set(key, examples);
   const started = performance.now();
   const folds = crossValidate(examples, config);
-  const { bits, bigrams, chars, negationScope, lambda, rules, balanced, iterations } = config;
-  console.log(`\n${JSON.stringify({ bits, bigrams, chars, negationScope, lambda, rules, balanced, iterations })}`);
+  console.log(`\n${JSON.stringify(config)}`);
   console.log("  fold               items  macro-F1 rules  model   delta   accuracy rules  model");
   let wins = 0;
   for (const f of folds) {
@@ -52,4 +64,20 @@ for (const config of GRID) {
     `  per-class F1, pooled: ${LABELS.map((l, c) => `${l} ${f3(classF1(gold, ruled, c))} -> ${f3(classF1(gold, model, c))}`).join(", ")}`,
   );
   console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+// --write=<file>: the model of the first setting trained on every file, written as JSON with its version and the
+// sha256 of each file it learned from (the same files give the same bytes).
+const out = process.argv.find((a) => a.startsWith("--write="));
+if (out) {
+  const config = GRID[0];
+  const examples = await loadExamples(config);
+  const files = Object.fromEntries(
+    await Promise.all(
+      [...new Set(examples.map((e) => e.set))].map(async (s) => [s, sha256(await readEvalFile(`${s}.jsonl`))]),
+    ),
+  );
+  const model = config.stacked ? trainStacked(examples, config) : train(examples, config);
+  await writeFile(out.slice("--write=".length), `${JSON.stringify({ version: MODEL_VERSION, files, model })}\n`);
+  console.log(`\nwrote ${out.slice("--write=".length)} (${MODEL_VERSION}, ${examples.length} items)`);
 }

@@ -10,6 +10,9 @@ import { rulesLabel } from "./label-combiner.ts";
 import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
 import { type SparseVector, type TextFeatureConfig, textFeatures } from "./text-features.ts";
 
+/** The version of the model a --write gives (bump when the features, the training or the files change). */
+export const MODEL_VERSION = "review-label-text-model@0.1.0";
+
 /** Every labelled file the model learns from; each but dev-check is also one fold of the cross-validation. */
 export const MODEL_SETS = [
   "dev",
@@ -35,10 +38,14 @@ export interface ModelConfig extends TextFeatureConfig {
   rules: "all" | "label" | "none";
   balanced: boolean;
   iterations: number;
+  /** Stack: a text-only model, then a combiner of its output with the rules' findings (trainStacked). */
+  stacked?: boolean;
+  combinerLambda?: number;
 }
 
 export interface Example {
   set: ModelSet;
+  /** The rule features (FEATURE_NAMES), then, in a stacked model, the text model's log-probabilities (STACK). */
   dense: number[];
   sparse: SparseVector;
   y: number;
@@ -46,8 +53,15 @@ export interface Example {
 }
 
 const RULE_LABEL_FEATURES = new Set(["rule_positive", "rule_negative", "rule_mixed", "score"]);
-const denseMask = (rules: ModelConfig["rules"]) =>
-  FEATURE_NAMES.map((n) => rules === "all" || (rules === "label" && RULE_LABEL_FEATURES.has(n)));
+/** The text model's log-probability of each label: the features a stacked combiner adds to the rules'. */
+export const STACK = LABELS.map((l) => `text_${l}`);
+const DENSE_NAMES: readonly string[] = [...FEATURE_NAMES, ...STACK];
+const denseMask = (rules: ModelConfig["rules"], stacked: boolean) =>
+  DENSE_NAMES.map(
+    (n, j) =>
+      (j >= FEATURE_NAMES.length && stacked) ||
+      (j < FEATURE_NAMES.length && (rules === "all" || (rules === "label" && RULE_LABEL_FEATURES.has(n)))),
+  );
 
 /** The files that exist (a training file not yet written is skipped), with their items. */
 export async function loadItems(sets: readonly ModelSet[] = MODEL_SETS) {
@@ -93,7 +107,7 @@ const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 /** Fits the model (see the header); weights rounded to 4 decimals, what the committed file holds. */
 export function train(examples: readonly Example[], config: ModelConfig): TextModel {
   const k = LABELS.length;
-  const mask = denseMask(config.rules);
+  const mask = denseMask(config.rules, examples.length > 0 && examples[0].dense.length > FEATURE_NAMES.length);
   const denseIdx = mask.flatMap((m, j) => (m ? [j] : []));
   const f = denseIdx.length;
   const n = examples.length;
@@ -172,7 +186,7 @@ export function train(examples: readonly Example[], config: ModelConfig): TextMo
     labels: LABELS,
     config,
     dense: {
-      features: denseIdx.map((j) => FEATURE_NAMES[j]),
+      features: denseIdx.map((j) => DENSE_NAMES[j]),
       mean,
       scale,
       weights: Array.from({ length: k }, (_, c) => Array.from({ length: f }, (_, j) => round(w[k + c * f + j]))),
@@ -188,7 +202,7 @@ export function scores(model: TextModel, dense: readonly number[], sparse: Spars
   return model.bias.map((b, c) => {
     let t = b;
     for (let j = 0; j < names.length; j++) {
-      const x = dense[FEATURE_NAMES.indexOf(names[j] as (typeof FEATURE_NAMES)[number])];
+      const x = dense[DENSE_NAMES.indexOf(names[j])];
       t += (model.dense.weights[c][j] * (x - model.dense.mean[j])) / model.dense.scale[j];
     }
     for (let j = 0; j < sparse.index.length; j++) {
@@ -202,6 +216,62 @@ export function scores(model: TextModel, dense: readonly number[], sparse: Spars
 export function predict(model: TextModel, e: Pick<Example, "dense" | "sparse">): number {
   const z = scores(model, e.dense, e.sparse);
   return z.indexOf(Math.max(...z));
+}
+
+/** Log-probabilities of the labels. */
+export function logProbabilities(model: TextModel, e: Pick<Example, "dense" | "sparse">): number[] {
+  const z = scores(model, e.dense, e.sparse);
+  const max = Math.max(...z);
+  const log = Math.log(z.reduce((s, x) => s + Math.exp(x - max), 0)) + max;
+  return z.map((x) => x - log);
+}
+
+/**
+ * Files the rules were never tuned on (nobody read them while writing rules): on these alone the rules' findings
+ * are as reliable as on a new writer's text, so a stacked combiner learns how far to trust them from these.
+ */
+export const UNTUNED: readonly ModelSet[] = [
+  "dev-check",
+  "train/train-a",
+  "train/train-b",
+  "train/train-c",
+  "train/train-d",
+];
+
+export interface StackedModel {
+  text: TextModel;
+  combiner: TextModel;
+}
+
+const withStack = (e: Example, logp: number[]): Example => ({
+  ...e,
+  dense: [...e.dense.slice(0, FEATURE_NAMES.length), ...logp],
+  sparse: { index: new Int32Array(0), value: new Float64Array(0) },
+});
+
+/**
+ * A stacked model: a text-only model over every file, and a combiner of the rules' findings with the text model's
+ * log-probabilities, trained only on the untuned files, each item scored by a text model that did not see its file
+ * (leave-one-file-out inside the training files).
+ */
+export function trainStacked(examples: readonly Example[], config: ModelConfig): StackedModel {
+  const textConfig: ModelConfig = { ...config, rules: "none" };
+  const text = train(examples, textConfig);
+  const sets = [...new Set(examples.map((e) => e.set))].filter((s) => UNTUNED.includes(s));
+  const stacked: Example[] = [];
+  for (const set of sets) {
+    const inner = train(
+      examples.filter((e) => e.set !== set),
+      textConfig,
+    );
+    for (const e of examples) if (e.set === set) stacked.push(withStack(e, logProbabilities(inner, e)));
+  }
+  const combiner = train(stacked, { ...config, lambda: config.combinerLambda ?? 1e-3, iterations: 300 });
+  return { text, combiner };
+}
+
+export function predictStacked(model: StackedModel, e: Example): number {
+  return predict(model.combiner, withStack(e, logProbabilities(model.text, e)));
 }
 
 export interface Fold {
@@ -218,16 +288,21 @@ export function crossValidate(examples: readonly Example[], config: ModelConfig,
     .filter((set) => examples.some((e) => e.set === set))
     .map((set) => {
       const test = examples.filter((e) => e.set === set);
-      const model = train(
-        examples.filter((e) => e.set !== set),
-        config,
-      );
+      const rest = examples.filter((e) => e.set !== set);
+      let guess: (e: Example) => number;
+      if (config.stacked) {
+        const model = trainStacked(rest, config);
+        guess = (e) => predictStacked(model, e);
+      } else {
+        const model = train(rest, config);
+        guess = (e) => predict(model, e);
+      }
       return {
         set,
         items: test.length,
         gold: test.map((e) => e.y),
         rules: test.map((e) => e.rules),
-        model: test.map((e) => predict(model, e)),
+        model: test.map(guess),
       };
     });
 }
