@@ -2,16 +2,24 @@
 // default grid), leave-one-writer-out cross-validation prints each held-out file's review-label macro-F1 and
 // accuracy under the rules and under a model trained on the other files, the means, and per-class F1 pooled.
 import { writeFile } from "node:fs/promises";
-import { readEvalFile } from "./eval/eval-files.ts";
+import { analyzeText } from "../src/domain/analysis/analyze-text.ts";
+import { nameWords } from "../src/domain/analysis/mentions.ts";
+import { loadEvalBusiness, readEvalFile } from "./eval/eval-files.ts";
 import { LABELS, sha256 } from "./eval/evaluate.ts";
+import { labelFeaturesOf } from "./eval/label-features.ts";
+import { textFeatures } from "./eval/text-features.ts";
 import {
   accuracy,
   classF1,
   crossValidate,
   loadExamples,
+  loadItems,
   MODEL_VERSION,
   type ModelConfig,
   macroF1,
+  predict,
+  predictStacked,
+  type TextModel,
   train,
   trainStacked,
 } from "./eval/text-model.ts";
@@ -80,4 +88,38 @@ if (out) {
   const model = config.stacked ? trainStacked(examples, config) : train(examples, config);
   await writeFile(out.slice("--write=".length), `${JSON.stringify({ version: MODEL_VERSION, files, model })}\n`);
   console.log(`\nwrote ${out.slice("--write=".length)} (${MODEL_VERSION}, ${examples.length} items)`);
+}
+
+// --speed: reviews per CPU-second of the rules alone (analyzeText) and of the rules plus the model of the first
+// setting (the rules' findings, their features, the hashed text and the model's scores), over every item's text.
+if (process.argv.includes("--speed")) {
+  const config = GRID[0];
+  const examples = await loadExamples(config);
+  const texts = (await loadItems()).map((i) => i.text);
+  const neutral = nameWords(await loadEvalBusiness());
+  const stacked = config.stacked ? trainStacked(examples, config) : undefined;
+  const plain = stacked ? undefined : train(examples, config);
+  const withModel = (t: string) => {
+    const e = { dense: labelFeaturesOf([t], neutral), sparse: textFeatures([t], config) };
+    return stacked ? predictStacked(stacked, { ...e, set: "dev", y: 0, rules: 0 }) : predict(plain as TextModel, e);
+  };
+  const rate = (f: (t: string) => unknown) => {
+    for (const t of texts) f(t);
+    const start = process.cpuUsage();
+    let n = 0;
+    const cpu = () => {
+      const u = process.cpuUsage(start);
+      return (u.user + u.system) / 1e6;
+    };
+    while (cpu() < 3) {
+      for (const t of texts) f(t);
+      n += texts.length;
+    }
+    return n / cpu();
+  };
+  const rules = rate((t) => analyzeText([t], neutral));
+  const model = rate(withModel);
+  console.log(
+    `\nspeed: rules alone ${Math.round(rules)} reviews/s, rules + model ${Math.round(model)} reviews/s (ratio ${(model / rules).toFixed(2)})`,
+  );
 }
