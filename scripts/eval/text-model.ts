@@ -41,6 +41,8 @@ export interface ModelConfig extends TextFeatureConfig {
   /** Stack: a text-only model, then a combiner of its output with the rules' findings (trainStacked). */
   stacked?: boolean;
   combinerLambda?: number;
+  /** The combiner also learns from the files the rules were tuned on, each item weighted this much (0: not). */
+  tunedWeight?: number;
 }
 
 export interface Example {
@@ -50,6 +52,8 @@ export interface Example {
   sparse: SparseVector;
   y: number;
   rules: number;
+  /** Weight of the item in training (1 when absent). */
+  weight?: number;
 }
 
 const RULE_LABEL_FEATURES = new Set(["rule_positive", "rule_negative", "rule_mixed", "score"]);
@@ -131,7 +135,7 @@ export function train(examples: readonly Example[], config: ModelConfig): TextMo
   const counts = new Array<number>(k).fill(0);
   for (const e of examples) counts[e.y]++;
   const cw = counts.map((c) => (config.balanced && c > 0 ? n / (k * c) : 1));
-  const total = examples.reduce((s, e) => s + cw[e.y], 0);
+  const total = examples.reduce((s, e) => s + cw[e.y] * (e.weight ?? 1), 0);
   const z = new Float64Array(k);
   const lr = 0.05;
   const b1 = 0.9;
@@ -157,7 +161,7 @@ export function train(examples: readonly Example[], config: ModelConfig): TextMo
         z[c] = Math.exp(z[c] - max);
         sum += z[c];
       }
-      const weight = cw[examples[i].y] / total;
+      const weight = (cw[examples[i].y] * (examples[i].weight ?? 1)) / total;
       for (let c = 0; c < k; c++) {
         const r = weight * (z[c] / sum - (c === examples[i].y ? 1 : 0));
         g[c] += r;
@@ -257,14 +261,16 @@ const withStack = (e: Example, logp: number[]): Example => ({
 export function trainStacked(examples: readonly Example[], config: ModelConfig): StackedModel {
   const textConfig: ModelConfig = { ...config, rules: "none" };
   const text = train(examples, textConfig);
-  const sets = [...new Set(examples.map((e) => e.set))].filter((s) => UNTUNED.includes(s));
+  const tuned = config.tunedWeight ?? 0;
+  const sets = [...new Set(examples.map((e) => e.set))].filter((s) => tuned > 0 || UNTUNED.includes(s));
   const stacked: Example[] = [];
   for (const set of sets) {
     const inner = train(
       examples.filter((e) => e.set !== set),
       textConfig,
     );
-    for (const e of examples) if (e.set === set) stacked.push(withStack(e, logProbabilities(inner, e)));
+    const weight = UNTUNED.includes(set) ? 1 : tuned;
+    for (const e of examples) if (e.set === set) stacked.push({ ...withStack(e, logProbabilities(inner, e)), weight });
   }
   const combiner = train(stacked, { ...config, lambda: config.combinerLambda ?? 1e-3, iterations: 300 });
   return { text, combiner };
