@@ -42,7 +42,9 @@ const GRID: ModelConfig[] = arg
 
 const f3 = (x: number) => x.toFixed(3);
 const cache = new Map<string, Awaited<ReturnType<typeof loadExamples>>>();
-for (const config of GRID) {
+// With --write or --speed, no cross-validation.
+const crossValidating = !process.argv.some((a) => a.startsWith("--write=") || a === "--speed");
+for (const config of crossValidating ? GRID : []) {
   const key = `${config.bits} ${config.bigrams} ${config.chars} ${config.negationScope}`;
   const examples = cache.get(key) ?? (await loadExamples(config));
   cache.set(key, examples);

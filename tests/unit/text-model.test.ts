@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { LABELS } from "../../scripts/eval/evaluate.ts";
+import { readEvalFile } from "../../scripts/eval/eval-files.ts";
+import { LABELS, parseJsonl, sha256 } from "../../scripts/eval/evaluate.ts";
 import { labelFeaturesOf } from "../../scripts/eval/label-features.ts";
 import { fnv1a, textFeatureNames, textFeatures, textTokens } from "../../scripts/eval/text-features.ts";
 import {
   accuracy,
   classF1,
   type Example,
+  MODEL_SETS,
+  MODEL_VERSION,
   type ModelConfig,
   predict,
+  predictStacked,
+  type StackedModel,
   type TextModel,
   train,
 } from "../../scripts/eval/text-model.ts";
@@ -87,5 +93,37 @@ describe("text-model experiment", () => {
     assert.equal(accuracy([0, 1, 2, 3], [0, 1, 2, 2]), 0.75);
     assert.equal(classF1([0, 1, 2, 3], [0, 1, 2, 2], 2), 2 / 3);
     assert.equal(classF1([0, 1, 2, 3], [0, 1, 2, 2], 3), 0);
+  });
+});
+
+describe("the committed text model (eval/model/text-model.json)", () => {
+  test("was trained on the files as they are now, loads and scores them", async () => {
+    const file = JSON.parse(await readFile(new URL("../../eval/model/text-model.json", import.meta.url), "utf8")) as {
+      version: string;
+      files: Record<string, string>;
+      model: StackedModel;
+    };
+    assert.equal(file.version, MODEL_VERSION);
+    assert.deepEqual(Object.keys(file.files).sort(), [...MODEL_SETS].sort());
+    for (const [set, sha] of Object.entries(file.files))
+      assert.equal(sha256(await readEvalFile(`${set}.jsonl`)), sha, set);
+    const config = file.model.text.config;
+    const items = parseJsonl(await readEvalFile("dev-check.jsonl"), "dev-check.jsonl");
+    const predicted = items.map((item) =>
+      predictStacked(file.model, {
+        set: "dev-check",
+        dense: labelFeaturesOf([item.text]),
+        sparse: textFeatures([item.text], config),
+        y: 0,
+        rules: 0,
+      }),
+    );
+    // In-sample: the model has seen these items; it must give them back nearly all.
+    assert.ok(
+      accuracy(
+        items.map((i) => LABELS.indexOf(i.label)),
+        predicted,
+      ) >= 0.9,
+    );
   });
 });
