@@ -8,27 +8,23 @@ import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
 import { LABELS, type Label, macroF1Of, parseJsonl } from "./evaluate.ts";
 import { rulesLabel } from "./label-combiner.ts";
 import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
+import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
 import { type SparseVector, type TextFeatureConfig, textFeatures } from "./text-features.ts";
 
 /** The version of the model a --write gives (bump when the features, the training or the files change). */
 export const MODEL_VERSION = "review-label-text-model@0.1.0";
 
-/** Every labelled file the model learns from; each but dev-check is also one fold of the cross-validation. */
-export const MODEL_SETS = [
-  "dev",
-  "dev-check",
-  "frozen",
-  "holdout",
-  "holdout-2",
-  "holdout-3",
-  "holdout-4",
-  "holdout-5",
-  "train/train-a",
-  "train/train-b",
-  "train/train-c",
-  "train/train-d",
-] as const;
-export type ModelSet = (typeof MODEL_SETS)[number];
+/** The training files written for the experiment (eval/train/): nobody read them while writing rules. */
+export const TRAIN_SETS = ["train/train-a", "train/train-b", "train/train-c", "train/train-d"] as const;
+export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
+/**
+ * Every labelled file the model learns from: each set of npm run eval but the one still held out, then the
+ * training files. Each but dev-check is also one fold of the cross-validation.
+ */
+export const MODEL_SETS: readonly ModelSet[] = [
+  ...EVAL_SETS.filter((s) => HELD_OUT[s] === undefined || SPENT[s] !== undefined),
+  ...TRAIN_SETS,
+];
 export const FOLDS: readonly ModelSet[] = MODEL_SETS.filter((s) => s !== "dev-check");
 
 export interface ModelConfig extends TextFeatureConfig {
@@ -234,13 +230,7 @@ export function logProbabilities(model: TextModel, e: Pick<Example, "dense" | "s
  * Files the rules were never tuned on (nobody read them while writing rules): on these alone the rules' findings
  * are as reliable as on a new writer's text, so a stacked combiner learns how far to trust them from these.
  */
-export const UNTUNED: readonly ModelSet[] = [
-  "dev-check",
-  "train/train-a",
-  "train/train-b",
-  "train/train-c",
-  "train/train-d",
-];
+export const UNTUNED: readonly ModelSet[] = ["dev-check", ...TRAIN_SETS];
 
 export interface StackedModel {
   text: TextModel;

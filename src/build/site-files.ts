@@ -16,10 +16,8 @@ export function buildPageData(site: SiteData): PageData {
   );
 }
 
-export function siteFiles(
-  site: SiteData,
-  page: PageData = buildPageData(site),
-): Map<string, string | Uint8Array<ArrayBuffer>> {
+/** `page`: buildPageData(site) in a build, the page data `astro dev` loads in development. */
+export function siteFiles(site: SiteData, page: PageData): Map<string, string | Uint8Array<ArrayBuffer>> {
   const files = new Map<string, string | Uint8Array<ArrayBuffer>>([
     [DATA_PATHS.dataset, site.datasetJson],
     [DATA_PATHS.json, JSON.stringify(site.jsonFeed)],
