@@ -12,15 +12,15 @@ export const EVAL_SETS = [
   "holdout-4",
   "holdout-5",
   "holdout-6",
+  "holdout-7",
 ] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
 export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. holdout-2, holdout-3, holdout-4 and holdout-5 were the held-out sets of issue 18's first,
- * second, third and fourth rounds (each scored once, now development data: SPENT); holdout-6 is the held-out set of
- * its fifth round.
+ * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
+ * scored, now development or training data: SPENT); holdout-7 is the held-out set of its sixth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -28,6 +28,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-4": "holdout-4.sha256",
   "holdout-5": "holdout-5.sha256",
   "holdout-6": "holdout-6.sha256",
+  "holdout-7": "holdout-7.sha256",
 };
 
 /**
@@ -40,6 +41,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
     "held out in issue 18's second round and scored once there; its confusion matrices were printed, so it is development data now",
   "holdout-4": "held out in issue 18's third round and scored once there; tuned on in its fourth round",
   "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
+  "holdout-6":
+    "held out in issue 18's fifth round and scored there on summary figures only; training data of the text model from its sixth round",
 };
 
 /**
