@@ -12,7 +12,7 @@ import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
 import { type SparseVector, type TextFeatureConfig, textFeatures } from "./text-features.ts";
 
 /** The version of the model a --write gives (bump when the features, the training or the files change). */
-export const MODEL_VERSION = "review-label-text-model@0.1.0";
+export const MODEL_VERSION = "review-label-text-model@0.2.0";
 
 /** The training files written for the experiment (eval/train/): nobody read them while writing rules. */
 export const TRAIN_SETS = ["train/train-a", "train/train-b", "train/train-c", "train/train-d"] as const;
