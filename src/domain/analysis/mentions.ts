@@ -1,10 +1,14 @@
 // Which catalog entries a text mentions. Technicians by full name, nickname, first name (+ initial) and
-// one-letter misspellings; services and service areas by name or alias (longest first) or postal code.
+// one-edit misspellings; services and service areas by name or alias (longest first) or postal code.
 import type { BusinessContent } from "../schemas/content.ts";
+import { cueVocabulary } from "./aspects.ts";
 import names from "./lexicon/names.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
+import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { sentences } from "./segment.ts";
+import { sentimentVocabulary } from "./sentiment-lexicon.ts";
 import { normalizeWord, PhraseTable, phraseTokens, type Token, tokenize } from "./tokenize.ts";
+import { englishWords } from "./typos.ts";
 
 const commonWordNames = new Set(names.common_word_names);
 const nicknames: Readonly<Record<string, readonly string[]>> = names.nicknames;
@@ -25,6 +29,12 @@ export interface CatalogMatcher {
   technicianPhrases: PhraseTable<string>;
   /** Single-token names (first names, one-word nicknames, surnames) to technician id; ambiguous keys removed. */
   technicianWords: Map<string, { id: string; initial: string }>;
+  /**
+   * Misspelling index of the catalog's own name words (first names, surnames, one-word aliases; not the usual
+   * nicknames, not names that are words): each name of TYPO_FLOOR+ letters and its one-letter deletions, and each
+   * shorter name with its doubled letters folded ("tes" for Tess), to the names they may stand for.
+   */
+  technicianTypos: Map<string, { name: string; id: string }[]>;
   services: PhraseTable<string>;
   areas: PhraseTable<string>;
 }
@@ -44,6 +54,29 @@ export function withinOneEdit(a: string, b: string): boolean {
   return s[i] === l[i + 1] && s[i + 1] === l[i] && s.slice(i + 2) === l.slice(i + 2);
 }
 
+/**
+ * A misspelt name is one edit (Damerau) from a name of TYPO_FLOOR or more letters and has that many letters
+ * itself: at four letters one edit reaches too many other words and names ("Tess": "Less", "Test", "Jess"; "Marc":
+ * "Mark", "Mary"). A shorter name only tolerates a doubled letter written once or a letter doubled ("Tes", "Jakke").
+ */
+export const TYPO_FLOOR = 5;
+/** Words that are never a misspelt name: English words (SCOWL to size 60), the lexicons' words and stopwords. */
+const knownWords: ReadonlySet<string> = new Set([
+  ...englishWords,
+  ...sentimentVocabulary,
+  ...cueVocabulary,
+  ...stopwordList.words,
+]);
+const foldDoubles = (w: string) => w.replace(/(.)\1+/g, "$1");
+const FOLDED = "="; // prefix of the folded-form keys in technicianTypos, apart from the deletion keys
+
+/** The word and its one-letter deletions. */
+function deletions(w: string): string[] {
+  const out = [w];
+  for (let i = 0; i < w.length; i++) out.push(w.slice(0, i) + w.slice(i + 1));
+  return out;
+}
+
 /** Tokens of technicians' and service areas' names and aliases: names, not opinions ("Grant", "Joy", "Eagle"). */
 export function nameWords(business: Pick<BusinessContent, "technicians" | "service_areas">): Set<string> {
   const out = new Set<string>();
@@ -57,6 +90,8 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
   const techPhrases: [string, string][] = [];
   const words = new Map<string, { id: string; initial: string }>();
   const ambiguous = new Set<string>();
+  const typos = new Map<string, { name: string; id: string }[]>();
+  const addTypo = (key: string, name: string, id: string) => typos.set(key, [...(typos.get(key) ?? []), { name, id }]);
   for (const t of business.technicians) {
     const nameTokens = tokenize(t.name).map((x) => x.norm);
     const initial = nameTokens.at(-1)?.[0] ?? "";
@@ -71,6 +106,13 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
       ...(nicknames[nameTokens[0]] ?? []),
     ]);
     if (nameTokens.length > 1) singles.add(nameTokens[nameTokens.length - 1]);
+    const own = [nameTokens[0], nameTokens.length > 1 ? nameTokens.at(-1) : undefined, ...(t.aliases ?? [])];
+    for (const n of own) {
+      const w = normalizeWord(n ?? "");
+      if (!/^\p{L}+$/u.test(w) || commonWordNames.has(w)) continue;
+      if (w.length >= TYPO_FLOOR) for (const d of new Set(deletions(w))) addTypo(d, w, t.id);
+      else if (w.length === TYPO_FLOOR - 1) addTypo(FOLDED + foldDoubles(w), w, t.id);
+    }
     for (const w of singles) {
       const prev = words.get(w);
       if (prev && prev.id !== t.id) ambiguous.add(w);
@@ -87,6 +129,7 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
   return {
     technicianPhrases: new PhraseTable(techPhrases),
     technicianWords: words,
+    technicianTypos: typos,
     services: catalog(business.services.map(withSpanishTerms)),
     areas: catalog(business.service_areas),
   };
@@ -103,8 +146,9 @@ function withSpanishTerms<E extends { name: string; aliases?: string[] }>(e: E):
   return extra.length ? { ...e, aliases: [...(e.aliases ?? []), ...extra] } : e;
 }
 
+/** Capitalised as a name is: "Will", not "WILL" (shouting), not "will". */
 function isCapitalised(raw: string): boolean {
-  return /^\p{Lu}/u.test(raw);
+  return /^\p{Lu}/u.test(raw) && !/^\p{Lu}{2,}/u.test(raw);
 }
 
 const actionVerbs = PhraseTable.of(names.action_verbs);
@@ -116,6 +160,13 @@ const personNouns = new Set(names.person_nouns);
 const modalNames = new Set(names.modal_names);
 const relationNouns = new Set(names.relation_nouns);
 const placeNouns = new Set(names.place_nouns);
+const officeStaff = new Set(names.office_staff_nouns);
+const officePlaces = PhraseTable.of(names.office_places);
+const OFFICE_PREPOSITIONS = new Set(["from", "at", "in", "on"]);
+const byTheNameOf = PhraseTable.of(["by the name of"]);
+const companyWords = new Set(names.company_words);
+const familyCompanyWords = new Set(names.family_company_words);
+const nameAdverbs = new Set(names.name_adverbs);
 const APPOSITION_OPENERS = new Set(["the", "our", "my", "their"]);
 const POSSESSIVE = /'s$/;
 
@@ -150,8 +201,14 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
   if (isCapitalised(tok.raw)) {
     const followedByName =
       next !== undefined && isCapitalised(next.raw) && next.norm[0] === m.technicianWords.get(key)?.initial;
+    // "Will never called back" is Will; "Will never use again" is not: after a modal name, an adverb needs a verb.
     const verbCue =
-      next !== undefined && nameVerbs.has(next.norm) && (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(key));
+      next !== undefined &&
+      nameVerbs.has(next.norm) &&
+      (!AMBIGUOUS_VERBS.has(next.norm) || nameBeforeWas.has(key)) &&
+      (!modalNames.has(key) ||
+        !nameAdverbs.has(next.norm) ||
+        (i + 2 < tokens.length && actionVerbs.match(tokens, i + 2) !== undefined));
     if (!sentenceStart || followedByName || verbCue || personAdjectiveAfter(tokens, i + 1)) return true;
   }
   if (prev !== undefined && determiners.has(prev.norm)) return false;
@@ -175,17 +232,81 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
   return (next?.norm === "and" && other(i + 2)) || (prev?.norm === "and" && other(i - 2));
 }
 
-/** "my husband Jake", "Holloway Road": someone else of that name, or a place. */
-function namesSomethingElse(tokens: Token[], i: number): boolean {
-  const prev = tokens[i - 1];
+/** "my husband Jake", "a neighbour called Bill", "receptionist Tess": someone else of that name. */
+function afterRelation(tokens: Token[], i: number): boolean {
+  const at = (k: number) => tokens[k]?.norm ?? "";
+  const isRelation = (k: number) => relationNouns.has(at(k)) || officeStaff.has(at(k));
+  if (isRelation(i - 1)) return true;
+  if (at(i - 1) === "named") return isRelation(i - 2);
+  if (i >= 4 && byTheNameOf.match(tokens, i - 4)?.length === 4) return isRelation(i - 5);
+  // "a neighbour called Bill" names him; "my neighbour called Bill" is more likely a phone call.
+  return at(i - 1) === "called" && isRelation(i - 2) && (at(i - 3) === "a" || at(i - 3) === "an");
+}
+
+/** "Bill, our neighbour, ...": an apposition after the name that makes it someone else. */
+function relationApposition(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
-  if (prev !== undefined && relationNouns.has(prev.norm)) return true;
+  const after = tokens[i + 2];
+  if (next === undefined || after === undefined || next.start - tokens[i].end < 2) return false;
+  return (
+    (APPOSITION_OPENERS.has(next.norm) || next.norm === "a") &&
+    (relationNouns.has(after.norm) || officeStaff.has(after.norm))
+  );
+}
+
+/** "Bill from the office", "Tess at the front desk": someone on the office's staff, not a technician. */
+function inTheOffice(tokens: Token[], i: number): boolean {
+  const prep = tokens[i + 1]?.norm ?? "";
+  if (!OFFICE_PREPOSITIONS.has(prep)) return false;
+  const k = tokens[i + 2] !== undefined && APPOSITION_OPENERS.has(tokens[i + 2].norm) ? i + 3 : i + 2;
+  return k < tokens.length && officePlaces.match(tokens, k) !== undefined;
+}
+
+/**
+ * "Russo Brothers Plumbing", "Grant & Sons", "Jake's Towing": the name of another business. A family word
+ * (brothers, sons) after the name in any case, a trade or company word only capitalised, as business names are.
+ */
+export function companyAfter(tokens: Token[], i: number): boolean {
+  let k = i + 1;
+  if (tokens[k]?.norm === "and" && !isPossessive(tokens[i])) k++;
+  const next = tokens[k];
+  if (next === undefined) return false;
+  if (familyCompanyWords.has(next.norm)) return !isPossessive(tokens[i]) || /^\p{Lu}/u.test(next.raw);
+  return k === i + 1 && companyWords.has(next.norm) && /^\p{Lu}/u.test(next.raw);
+}
+
+/** "my husband Jake", "Holloway Road", "Russo Brothers": someone else of that name, a place or a business. */
+function namesSomethingElse(tokens: Token[], i: number): boolean {
+  const next = tokens[i + 1];
+  if (afterRelation(tokens, i) || relationApposition(tokens, i) || inTheOffice(tokens, i)) return true;
+  if (companyAfter(tokens, i)) return true;
   return next !== undefined && !isPossessive(tokens[i]) && placeNouns.has(next.norm);
+}
+
+/**
+ * The technician a word not in the catalog may be a misspelling of ("Sorenson", "Holoway", "Pryia", "Tes"): one
+ * edit from exactly one technician's name words (see TYPO_FLOOR), and not a word in its own right.
+ */
+function misspeltName(m: CatalogMatcher, key: string): string | undefined {
+  if (key.length < TYPO_FLOOR - 2 || knownWords.has(key) || !/^\p{L}+$/u.test(key)) return undefined;
+  const ids = new Set<string>();
+  if (key.length >= TYPO_FLOOR)
+    for (const d of deletions(key))
+      for (const e of m.technicianTypos.get(d) ?? []) if (withinOneEdit(key, e.name)) ids.add(e.id);
+  for (const e of m.technicianTypos.get(FOLDED + foldDoubles(key)) ?? []) if (e.name !== key) ids.add(e.id);
+  return ids.size === 1 ? [...ids][0] : undefined;
+}
+
+/** Lowercase, a word is in a name's place before a verb said of people, after "thanks" or "technician". */
+function nameSlot(tokens: Token[], i: number): boolean {
+  const next = tokens[i + 1];
+  const prev = tokens[i - 1];
+  if (next !== undefined && (nameVerbs.has(next.norm) || actionVerbs.match(tokens, i + 1))) return true;
+  return addressedAt(tokens, i) || (prev !== undefined && personNouns.has(prev.norm));
 }
 
 function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
   const tok = tokens[i];
-  const next = tokens[i + 1];
   const key = nameKey(tok);
   if (namesSomethingElse(tokens, i)) return undefined;
   const entry = m.technicianWords.get(key);
@@ -193,17 +314,9 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     if (!commonWordNames.has(key)) return entry.id;
     return personContext(m, tokens, i, sentenceStart, entry.id) ? entry.id : undefined;
   }
-  if (key.length < 5 || !isCapitalised(tok.raw)) return undefined;
-  // At the start of a sentence any word is capitalised: a near-miss counts only before a verb.
-  if (sentenceStart && !(next !== undefined && nameVerbs.has(next.norm))) return undefined;
-  let found: string | undefined;
-  for (const [name, e] of m.technicianWords) {
-    if (name.length >= 5 && !commonWordNames.has(name) && withinOneEdit(key, name)) {
-      if (found && found !== e.id) return undefined;
-      found = e.id;
-    }
-  }
-  return found;
+  // Not a word, so capitalised even at the start of a sentence it is a name.
+  const near = misspeltName(m, key);
+  return near !== undefined && (isCapitalised(tok.raw) || nameSlot(tokens, i)) ? near : undefined;
 }
 
 export function findMentions(m: CatalogMatcher, text: string): Mentions {
@@ -215,7 +328,7 @@ export function findMentions(m: CatalogMatcher, text: string): Mentions {
     for (let i = 0; i < tokens.length; i++) {
       const phrase = m.technicianPhrases.match(tokens, i);
       if (phrase) {
-        technicians.add(phrase.value);
+        if (!companyAfter(tokens, i + phrase.length - 1)) technicians.add(phrase.value);
         i += phrase.length - 1;
         continue;
       }
