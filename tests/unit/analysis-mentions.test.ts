@@ -89,6 +89,16 @@ describe("traps: the name of someone else or of another business", () => {
     // "my son called Marcus" is a phone call: Marcus is still the technician.
     assert.deepEqual(techs("My son called Marcus and he came the same day."), ["marcus-delgado"]);
   });
+  test("a possessive name before a relation noun is someone the reviewer knows", () => {
+    assert.deepEqual(techs("Will's brother-in-law recommended them."), []);
+    assert.deepEqual(techs("Marcus's helper carried the unit."), ["marcus-delgado"]);
+  });
+  test("a noun-like name after a content word is a compound noun, even before an action verb", () => {
+    assert.deepEqual(techs("my power bill went down lol"), []);
+    assert.deepEqual(techs("the state's energy grant paid for half"), []);
+    assert.deepEqual(techs("then bill came out and fixed it"), ["will-okafor"]);
+    assert.deepEqual(techs("yesterday frank came out"), ["frank-russo"]);
+  });
   test("a name from / at / in the office is the office's staff", () => {
     assert.deepEqual(techs("Bill from the office called to confirm the appointment."), []);
     assert.deepEqual(techs("Tess at the front desk was lovely."), []);

@@ -160,6 +160,7 @@ const personNouns = new Set(names.person_nouns);
 const modalNames = new Set(names.modal_names);
 const relationNouns = new Set(names.relation_nouns);
 const placeNouns = new Set(names.place_nouns);
+const stopwords = new Set(stopwordList.words);
 const officeStaff = new Set(names.office_staff_nouns);
 const officePlaces = PhraseTable.of(names.office_places);
 const OFFICE_PREPOSITIONS = new Set(["from", "at", "in", "on"]);
@@ -191,6 +192,17 @@ function addressedAt(tokens: Token[], i: number): boolean {
   return false;
 }
 
+/**
+ * "my power bill went down", "a federal grant paid": a noun-like name right after a content word (not a function
+ * word, not a person noun) is the second half of a compound noun, not a person. Modal and adjective names are no
+ * nouns ("today frank came").
+ */
+function compoundNoun(tokens: Token[], i: number, key: string): boolean {
+  const prev = tokens[i - 1];
+  if (prev === undefined || nameBeforeWas.has(key) || tokens[i].start - prev.end > 1) return false;
+  return /^\p{L}+$/u.test(prev.norm) && !stopwords.has(prev.norm) && !personNouns.has(prev.norm);
+}
+
 /** Whether a name that is also a word stands for a person here (see names.json). */
 function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean, id: string): boolean {
   const tok = tokens[i];
@@ -212,7 +224,7 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
     if (!sentenceStart || followedByName || verbCue || personAdjectiveAfter(tokens, i + 1)) return true;
   }
   if (prev !== undefined && determiners.has(prev.norm)) return false;
-  if (next !== undefined && actionVerbs.match(tokens, i + 1)) return true;
+  if (next !== undefined && actionVerbs.match(tokens, i + 1)) return !compoundNoun(tokens, i, key);
   if (next !== undefined && nameBeforeWas.has(key) && AMBIGUOUS_VERBS.has(next.norm)) return true;
   // "grant was thorough": without a determiner, a noun-like name said to be what people are is a person.
   if (personAdjectiveAfter(tokens, i + 1)) return true;
@@ -279,7 +291,9 @@ export function companyAfter(tokens: Token[], i: number): boolean {
 function namesSomethingElse(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
   if (afterRelation(tokens, i) || relationApposition(tokens, i) || inTheOffice(tokens, i)) return true;
-  if (companyAfter(tokens, i)) return true;
+  // "Will's brother-in-law recommended them": a name whose relative is spoken of is someone the reviewer knows.
+  if (companyAfter(tokens, i) || (isPossessive(tokens[i]) && next !== undefined && relationNouns.has(next.norm)))
+    return true;
   return next !== undefined && !isPossessive(tokens[i]) && placeNouns.has(next.norm);
 }
 
@@ -308,15 +322,17 @@ function nameSlot(tokens: Token[], i: number): boolean {
 function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
   const tok = tokens[i];
   const key = nameKey(tok);
-  if (namesSomethingElse(tokens, i)) return undefined;
   const entry = m.technicianWords.get(key);
+  let id: string | undefined;
   if (entry) {
-    if (!commonWordNames.has(key)) return entry.id;
-    return personContext(m, tokens, i, sentenceStart, entry.id) ? entry.id : undefined;
+    if (commonWordNames.has(key) && !personContext(m, tokens, i, sentenceStart, entry.id)) return undefined;
+    id = entry.id;
+  } else {
+    // Not a word, so capitalised even at the start of a sentence it is a name.
+    id = misspeltName(m, key);
+    if (id === undefined || !(isCapitalised(tok.raw) || nameSlot(tokens, i))) return undefined;
   }
-  // Not a word, so capitalised even at the start of a sentence it is a name.
-  const near = misspeltName(m, key);
-  return near !== undefined && (isCapitalised(tok.raw) || nameSlot(tokens, i)) ? near : undefined;
+  return namesSomethingElse(tokens, i) ? undefined : id;
 }
 
 export function findMentions(m: CatalogMatcher, text: string): Mentions {
