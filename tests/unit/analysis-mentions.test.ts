@@ -80,12 +80,24 @@ describe("traps: the name of someone else or of another business", () => {
     assert.deepEqual(techs("Jake's service was great."), ["jake-sorensen"]);
     assert.deepEqual(techs("Russo plumbed the new line."), ["frank-russo"]);
   });
+  test("a name at another business is someone else; at this one (Summit Comfort Home Services) a technician", () => {
+    assert.deepEqual(techs("Frank from Russo Brothers quoted $900."), []);
+    assert.deepEqual(techs("Frank Russo at Valley Air Conditioning quoted more."), []);
+    assert.deepEqual(techs("Marcus from Summit Comfort was great."), ["marcus-delgado"]);
+    assert.deepEqual(techs("Marcus from the supply house brought the part."), ["marcus-delgado"]);
+  });
   test("a name after a relation or office noun, directly or through named / a ... called, is someone else", () => {
     assert.deepEqual(techs("A neighbour called Bill recommended them."), []);
     assert.deepEqual(techs("Our neighbor named Marcus told us about them."), []);
     assert.deepEqual(techs("A friend by the name of Priya uses them."), []);
     assert.deepEqual(techs("Receptionist Tess booked us in."), []);
+    assert.deepEqual(techs("The office manager Priya refunded the fee."), []);
+    assert.deepEqual(techs("The front desk lady, Tess, was sweet."), []);
+    assert.deepEqual(techs("The lady Tess was sweet."), ["tess-nguyen"]);
     assert.deepEqual(techs("Bill, our neighbour, swears by them."), []);
+    assert.deepEqual(techs("Bill, the office clerk, took my card."), []);
+    assert.deepEqual(techs("Will, the lead tech, was great."), ["will-okafor"]);
+    assert.deepEqual(techs("Bill next door swears by them."), []);
     // "my son called Marcus" is a phone call: Marcus is still the technician.
     assert.deepEqual(techs("My son called Marcus and he came the same day."), ["marcus-delgado"]);
   });

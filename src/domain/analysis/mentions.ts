@@ -35,6 +35,8 @@ export interface CatalogMatcher {
    * shorter name with its doubled letters folded ("tes" for Tess), to the names they may stand for.
    */
   technicianTypos: Map<string, { name: string; id: string }[]>;
+  /** The distinctive words of the business's own name ("summit", "comfort"; not "home", "services"). */
+  ownName: Set<string>;
   services: PhraseTable<string>;
   areas: PhraseTable<string>;
 }
@@ -130,6 +132,11 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
     technicianPhrases: new PhraseTable(techPhrases),
     technicianWords: words,
     technicianTypos: typos,
+    ownName: new Set(
+      tokenize(business.name)
+        .map((x) => x.norm)
+        .filter((w) => !companyWords.has(w) && !familyCompanyWords.has(w)),
+    ),
     services: catalog(business.services.map(withSpanishTerms)),
     areas: catalog(business.service_areas),
   };
@@ -162,8 +169,11 @@ const relationNouns = new Set(names.relation_nouns);
 const placeNouns = new Set(names.place_nouns);
 const stopwords = new Set(stopwordList.words);
 const officeStaff = new Set(names.office_staff_nouns);
+const neighbourPlaces = PhraseTable.of(names.neighbour_places);
 const officePlaces = PhraseTable.of(names.office_places);
 const OFFICE_PREPOSITIONS = new Set(["from", "at", "in", "on"]);
+const officeNouns = new Set(names.office_places.map((p) => p.split(" ").at(-1) ?? p));
+const BUSINESS_PREPOSITIONS = new Set(["from", "at", "of", "with"]);
 const byTheNameOf = PhraseTable.of(["by the name of"]);
 const companyWords = new Set(names.company_words);
 const familyCompanyWords = new Set(names.family_company_words);
@@ -231,8 +241,9 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
   if (addressedAt(tokens, i)) return true;
   // "technician Grant", "Will, the tech, was great": a person noun beside the name.
   if (prev !== undefined && personNouns.has(prev.norm) && !modalNames.has(key)) return true;
-  const after = tokens[i + 2];
-  if (next !== undefined && after !== undefined && APPOSITION_OPENERS.has(next.norm) && personNouns.has(after.norm))
+  // "Will, the (lead) tech, ...": one word may come between.
+  const person = (t: Token | undefined) => t !== undefined && personNouns.has(t.norm);
+  if (next !== undefined && APPOSITION_OPENERS.has(next.norm) && (person(tokens[i + 2]) || person(tokens[i + 3])))
     return next.start - tok.end >= 2;
   // "frank and marcus", "marcus and frank": joined to another technician's name.
   const other = (k: number) => {
@@ -249,21 +260,21 @@ function afterRelation(tokens: Token[], i: number): boolean {
   const at = (k: number) => tokens[k]?.norm ?? "";
   const isRelation = (k: number) => relationNouns.has(at(k)) || officeStaff.has(at(k));
   if (isRelation(i - 1)) return true;
+  // "the office manager Priya", "the front desk lady, Tess".
+  if (personNouns.has(at(i - 1)) && officeNouns.has(at(i - 2))) return true;
   if (at(i - 1) === "named") return isRelation(i - 2);
   if (i >= 4 && byTheNameOf.match(tokens, i - 4)?.length === 4) return isRelation(i - 5);
   // "a neighbour called Bill" names him; "my neighbour called Bill" is more likely a phone call.
   return at(i - 1) === "called" && isRelation(i - 2) && (at(i - 3) === "a" || at(i - 3) === "an");
 }
 
-/** "Bill, our neighbour, ...": an apposition after the name that makes it someone else. */
+/** "Bill, our neighbour, ...", "Bill, the office clerk,": an apposition (one word may come between) of another. */
 function relationApposition(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
-  const after = tokens[i + 2];
-  if (next === undefined || after === undefined || next.start - tokens[i].end < 2) return false;
-  return (
-    (APPOSITION_OPENERS.has(next.norm) || next.norm === "a") &&
-    (relationNouns.has(after.norm) || officeStaff.has(after.norm))
-  );
+  if (next === undefined || next.start - tokens[i].end < 2) return false;
+  if (!APPOSITION_OPENERS.has(next.norm) && next.norm !== "a") return false;
+  const other = (t: Token | undefined) => t !== undefined && (relationNouns.has(t.norm) || officeStaff.has(t.norm));
+  return other(tokens[i + 2]) || other(tokens[i + 3]);
 }
 
 /** "Bill from the office", "Tess at the front desk": someone on the office's staff, not a technician. */
@@ -278,7 +289,7 @@ function inTheOffice(tokens: Token[], i: number): boolean {
  * "Russo Brothers Plumbing", "Grant & Sons", "Jake's Towing": the name of another business. A family word
  * (brothers, sons) after the name in any case, a trade or company word only capitalised, as business names are.
  */
-export function companyAfter(tokens: Token[], i: number): boolean {
+function companyAfter(tokens: Token[], i: number): boolean {
   let k = i + 1;
   if (tokens[k]?.norm === "and" && !isPossessive(tokens[i])) k++;
   const next = tokens[k];
@@ -287,13 +298,34 @@ export function companyAfter(tokens: Token[], i: number): boolean {
   return k === i + 1 && companyWords.has(next.norm) && /^\p{Lu}/u.test(next.raw);
 }
 
+/**
+ * "Frank from Russo Brothers", "Bill at Home Depot": someone at another business, a capitalised name with a
+ * company word after from/at/of/with, unless it starts with a word of the business's own name ("Summit Comfort").
+ */
+function atOtherBusiness(m: CatalogMatcher, tokens: Token[], i: number): boolean {
+  if (!BUSINESS_PREPOSITIONS.has(tokens[i + 1]?.norm ?? "")) return false;
+  let k = i + 2;
+  if (tokens[k] !== undefined && tokens[k].norm === "the") k++;
+  if (tokens[k] === undefined || m.ownName.has(tokens[k].norm)) return false;
+  for (let j = k; j < Math.min(tokens.length, k + 4) && /^\p{Lu}/u.test(tokens[j].raw); j++)
+    if (companyWords.has(tokens[j].norm) || familyCompanyWords.has(tokens[j].norm)) return true;
+  return false;
+}
+
+/** The name ending at token i belongs to another business, or to someone at one. */
+function otherBusiness(m: CatalogMatcher, tokens: Token[], i: number): boolean {
+  return companyAfter(tokens, i) || atOtherBusiness(m, tokens, i);
+}
+
 /** "my husband Jake", "Holloway Road", "Russo Brothers": someone else of that name, a place or a business. */
-function namesSomethingElse(tokens: Token[], i: number): boolean {
+function namesSomethingElse(m: CatalogMatcher, tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
   if (afterRelation(tokens, i) || relationApposition(tokens, i) || inTheOffice(tokens, i)) return true;
   // "Will's brother-in-law recommended them": a name whose relative is spoken of is someone the reviewer knows.
-  if (companyAfter(tokens, i) || (isPossessive(tokens[i]) && next !== undefined && relationNouns.has(next.norm)))
+  if (otherBusiness(m, tokens, i) || (isPossessive(tokens[i]) && next !== undefined && relationNouns.has(next.norm)))
     return true;
+  // "Bill next door": a neighbour.
+  if (next !== undefined && neighbourPlaces.match(tokens, i + 1)) return true;
   return next !== undefined && !isPossessive(tokens[i]) && placeNouns.has(next.norm);
 }
 
@@ -332,7 +364,7 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     id = misspeltName(m, key);
     if (id === undefined || !(isCapitalised(tok.raw) || nameSlot(tokens, i))) return undefined;
   }
-  return namesSomethingElse(tokens, i) ? undefined : id;
+  return namesSomethingElse(m, tokens, i) ? undefined : id;
 }
 
 export function findMentions(m: CatalogMatcher, text: string): Mentions {
@@ -344,7 +376,7 @@ export function findMentions(m: CatalogMatcher, text: string): Mentions {
     for (let i = 0; i < tokens.length; i++) {
       const phrase = m.technicianPhrases.match(tokens, i);
       if (phrase) {
-        if (!companyAfter(tokens, i + phrase.length - 1)) technicians.add(phrase.value);
+        if (!otherBusiness(m, tokens, i + phrase.length - 1)) technicians.add(phrase.value);
         i += phrase.length - 1;
         continue;
       }
