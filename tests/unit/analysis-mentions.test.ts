@@ -31,6 +31,7 @@ describe("misspelt technician names", () => {
   });
   test("lowercase only in a name's place: before a verb said of people, after thanks or a person noun", () => {
     assert.deepEqual(techs("wiliam was really patient"), ["will-okafor"]);
+    assert.deepEqual(techs("delgados great. ask for him"), ["marcus-delgado"]);
     assert.deepEqual(techs("thanks priyaa"), ["priya-raman"]);
     assert.deepEqual(techs("the tech sorenson"), ["jake-sorensen"]);
     assert.deepEqual(techs("we paid sorenson money"), []);

@@ -343,11 +343,13 @@ function misspeltName(m: CatalogMatcher, key: string): string | undefined {
   return ids.size === 1 ? [...ids][0] : undefined;
 }
 
-/** Lowercase, a word is in a name's place before a verb said of people, after "thanks" or "technician". */
+/** Lowercase, a word is in a name's place before a verb or a word said of people, after "thanks" or "technician". */
 function nameSlot(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
   const prev = tokens[i - 1];
-  if (next !== undefined && (nameVerbs.has(next.norm) || actionVerbs.match(tokens, i + 1))) return true;
+  // "delgados great": a dropped apostrophe ("delgado's great") before a word said of people.
+  if (next !== undefined && (nameVerbs.has(next.norm) || personAdjectives.has(next.norm))) return true;
+  if (next !== undefined && actionVerbs.match(tokens, i + 1)) return true;
   return addressedAt(tokens, i) || (prev !== undefined && personNouns.has(prev.norm));
 }
 
