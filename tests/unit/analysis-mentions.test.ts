@@ -111,6 +111,7 @@ describe("traps: the name of someone else or of another business", () => {
     assert.deepEqual(techs("the state's energy grant paid for half"), []);
     assert.deepEqual(techs("then bill came out and fixed it"), ["will-okafor"]);
     assert.deepEqual(techs("yesterday frank came out"), ["frank-russo"]);
+    assert.deepEqual(techs("thx grant came out fast"), ["grant-holloway"]);
   });
   test("a name from / at / in the office is the office's staff", () => {
     assert.deepEqual(techs("Bill from the office called to confirm the appointment."), []);

@@ -59,7 +59,8 @@ export function withinOneEdit(a: string, b: string): boolean {
 /**
  * A misspelt name is one edit (Damerau) from a name of TYPO_FLOOR or more letters and has that many letters
  * itself: at four letters one edit reaches too many other words and names ("Tess": "Less", "Test", "Jess"; "Marc":
- * "Mark", "Mary"). A shorter name only tolerates a doubled letter written once or a letter doubled ("Tes", "Jakke").
+ * "Mark", "Mary"). A name one letter shorter only tolerates a doubled letter written once or a letter doubled
+ * ("Tes", "Jakke"); shorter names ("Pri") none.
  */
 export const TYPO_FLOOR = 5;
 /** Words that are never a misspelt name: English words (SCOWL to size 60), the lexicons' words and stopwords. */
@@ -234,7 +235,7 @@ function personContext(m: CatalogMatcher, tokens: Token[], i: number, sentenceSt
     if (!sentenceStart || followedByName || verbCue || personAdjectiveAfter(tokens, i + 1)) return true;
   }
   if (prev !== undefined && determiners.has(prev.norm)) return false;
-  if (next !== undefined && actionVerbs.match(tokens, i + 1)) return !compoundNoun(tokens, i, key);
+  if (next !== undefined && actionVerbs.match(tokens, i + 1) && !compoundNoun(tokens, i, key)) return true;
   if (next !== undefined && nameBeforeWas.has(key) && AMBIGUOUS_VERBS.has(next.norm)) return true;
   // "grant was thorough": without a determiner, a noun-like name said to be what people are is a person.
   if (personAdjectiveAfter(tokens, i + 1)) return true;
