@@ -80,6 +80,7 @@ describe("traps: the name of someone else or of another business", () => {
     // Not a business: a lowercase word after a possessive, a name before a verb.
     assert.deepEqual(techs("Jake's service was great."), ["jake-sorensen"]);
     assert.deepEqual(techs("Russo plumbed the new line."), ["frank-russo"]);
+    assert.deepEqual(techs("We hired Marcus, Air Pro quoted more."), ["marcus-delgado"]);
   });
   test("a name at another business is someone else; at this one (Summit Comfort Home Services) a technician", () => {
     assert.deepEqual(techs("Frank from Russo Brothers quoted $900."), []);

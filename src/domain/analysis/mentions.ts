@@ -290,11 +290,12 @@ function inTheOffice(tokens: Token[], i: number): boolean {
  * "Russo Brothers Plumbing", "Grant & Sons", "Jake's Towing": the name of another business. A family word
  * (brothers, sons) after the name in any case, a trade or company word only capitalised, as business names are.
  */
-function companyAfter(tokens: Token[], i: number): boolean {
+function companyAfter(text: string, tokens: Token[], i: number): boolean {
   let k = i + 1;
   if (tokens[k]?.norm === "and" && !isPossessive(tokens[i])) k++;
   const next = tokens[k];
-  if (next === undefined) return false;
+  // "We hired Marcus, Air Pro quoted more": only spaces or "&" may come between.
+  if (next === undefined || !/^\s*(?:&\s*)?$/.test(text.slice(tokens[k - 1].end, next.start))) return false;
   if (familyCompanyWords.has(next.norm)) return !isPossessive(tokens[i]) || /^\p{Lu}/u.test(next.raw);
   return k === i + 1 && companyWords.has(next.norm) && /^\p{Lu}/u.test(next.raw);
 }
@@ -314,16 +315,19 @@ function atOtherBusiness(m: CatalogMatcher, tokens: Token[], i: number): boolean
 }
 
 /** The name ending at token i belongs to another business, or to someone at one. */
-function otherBusiness(m: CatalogMatcher, tokens: Token[], i: number): boolean {
-  return companyAfter(tokens, i) || atOtherBusiness(m, tokens, i);
+function otherBusiness(m: CatalogMatcher, text: string, tokens: Token[], i: number): boolean {
+  return companyAfter(text, tokens, i) || atOtherBusiness(m, tokens, i);
 }
 
 /** "my husband Jake", "Holloway Road", "Russo Brothers": someone else of that name, a place or a business. */
-function namesSomethingElse(m: CatalogMatcher, tokens: Token[], i: number): boolean {
+function namesSomethingElse(m: CatalogMatcher, text: string, tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
   if (afterRelation(tokens, i) || relationApposition(tokens, i) || inTheOffice(tokens, i)) return true;
   // "Will's brother-in-law recommended them": a name whose relative is spoken of is someone the reviewer knows.
-  if (otherBusiness(m, tokens, i) || (isPossessive(tokens[i]) && next !== undefined && relationNouns.has(next.norm)))
+  if (
+    otherBusiness(m, text, tokens, i) ||
+    (isPossessive(tokens[i]) && next !== undefined && relationNouns.has(next.norm))
+  )
     return true;
   // "Bill next door": a neighbour.
   if (next !== undefined && neighbourPlaces.match(tokens, i + 1)) return true;
@@ -354,7 +358,13 @@ function nameSlot(tokens: Token[], i: number): boolean {
   return addressedAt(tokens, i) || (prev !== undefined && personNouns.has(prev.norm));
 }
 
-function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceStart: boolean): string | undefined {
+function technicianAt(
+  m: CatalogMatcher,
+  text: string,
+  tokens: Token[],
+  i: number,
+  sentenceStart: boolean,
+): string | undefined {
   const tok = tokens[i];
   const key = nameKey(tok);
   const entry = m.technicianWords.get(key);
@@ -367,7 +377,7 @@ function technicianAt(m: CatalogMatcher, tokens: Token[], i: number, sentenceSta
     id = misspeltName(m, key);
     if (id === undefined || !(isCapitalised(tok.raw) || nameSlot(tokens, i))) return undefined;
   }
-  return namesSomethingElse(m, tokens, i) ? undefined : id;
+  return namesSomethingElse(m, text, tokens, i) ? undefined : id;
 }
 
 export function findMentions(m: CatalogMatcher, text: string): Mentions {
@@ -379,11 +389,11 @@ export function findMentions(m: CatalogMatcher, text: string): Mentions {
     for (let i = 0; i < tokens.length; i++) {
       const phrase = m.technicianPhrases.match(tokens, i);
       if (phrase) {
-        if (!otherBusiness(m, tokens, i + phrase.length - 1)) technicians.add(phrase.value);
+        if (!otherBusiness(m, text, tokens, i + phrase.length - 1)) technicians.add(phrase.value);
         i += phrase.length - 1;
         continue;
       }
-      const tech = technicianAt(m, tokens, i, i === 0);
+      const tech = technicianAt(m, text, tokens, i, i === 0);
       if (tech) technicians.add(tech);
     }
     for (let i = 0; i < tokens.length; i++) {
