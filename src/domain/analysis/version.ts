@@ -10,7 +10,7 @@ import spanish from "./lexicon/spanish.json" with { type: "json" };
 import stopwords from "./lexicon/stopwords.json" with { type: "json" };
 
 export const ENGINE = "unit-bound-lexicon-absa";
-export const ENGINE_VERSION = "2.6.0";
+export const ENGINE_VERSION = "2.6.1";
 
 export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
   sentiment: sentiment.version,
