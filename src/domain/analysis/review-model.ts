@@ -1,0 +1,172 @@
+// The review-label model (issue 18): a stacked logistic regression, trained by npm run eval:model -- --write
+// (scripts/eval/text-model.ts) and read from model/review-label.json. A text model scores the review's hashed
+// words (text-features.ts); a combiner weighs its log-probabilities with the rules' findings (label-features.ts)
+// into the four review labels. The file holds sorted bucket ids and flat weight arrays; loading builds a
+// bucket → slot table so that scoring a review is array look-ups only.
+import type { Sentiment } from "../schemas/common.ts";
+import { FEATURE_NAMES } from "./label-features.ts";
+import modelFile from "./model/review-label.json" with { type: "json" };
+import { LABEL_THRESHOLD } from "./sentiment.ts";
+import { type TextFeatureConfig, textBuckets } from "./text-features.ts";
+
+/** The model version this engine reads (bump it, and retrain, when the features, the training or the files change). */
+export const REVIEW_MODEL_VERSION = "review-label-text-model@0.1.0";
+export const REVIEW_LABELS = ["positive", "neutral", "negative", "mixed"] as const;
+export type ReviewLabel = (typeof REVIEW_LABELS)[number];
+/** The combiner's inputs: the rules' findings, then the text model's log-probability of each label. */
+export const COMBINER_FEATURES: readonly string[] = [...FEATURE_NAMES, ...REVIEW_LABELS.map((l) => `text_${l}`)];
+
+/** The file's form (model/review-label.json). Weights are label-major per bucket (text) or per label (combiner). */
+export interface ReviewModelFile {
+  version: string;
+  labels: readonly string[];
+  /** Each file the model learned from, with its sha256. */
+  files: Record<string, string>;
+  /** The training settings (for the record; scoring reads `text.features`). */
+  training: Record<string, unknown>;
+  text: { features: TextFeatureConfig; bias: number[]; buckets: number[]; weights: number[] };
+  combiner: { features: string[]; mean: number[]; scale: number[]; bias: number[]; weights: number[] };
+}
+
+export interface ReviewModel {
+  version: string;
+  files: Readonly<Record<string, string>>;
+  features: TextFeatureConfig;
+  /** Bucket → 1 + its row in textWeights (0: a bucket the model has no weight for). */
+  slot: Int32Array;
+  textBias: Float64Array;
+  textWeights: Float64Array;
+  mean: Float64Array;
+  scale: Float64Array;
+  combinerBias: Float64Array;
+  combinerWeights: Float64Array;
+}
+
+const K = REVIEW_LABELS.length;
+const F = COMBINER_FEATURES.length;
+const MAX_BITS = 24;
+
+function refuse(why: string): never {
+  throw new Error(`review-label model: ${why}`);
+}
+
+const numbers = (x: unknown, length: number, what: string): Float64Array => {
+  if (!Array.isArray(x) || x.length !== length || !x.every((v) => typeof v === "number" && Number.isFinite(v)))
+    refuse(`${what} must be ${length} finite numbers`);
+  return Float64Array.from(x);
+};
+
+/** Checks a parsed model file and builds its scoring tables; another version or shape is refused, saying why. */
+export function loadReviewModel(file: unknown): ReviewModel {
+  const f = file as Partial<ReviewModelFile>;
+  if (typeof f !== "object" || f === null) refuse("not a JSON object");
+  if (f.version !== REVIEW_MODEL_VERSION)
+    refuse(`version ${JSON.stringify(f.version)}, this engine reads ${REVIEW_MODEL_VERSION} (retrain or bump it)`);
+  if (JSON.stringify(f.labels) !== JSON.stringify(REVIEW_LABELS))
+    refuse(`labels ${JSON.stringify(f.labels)}, expected ${JSON.stringify(REVIEW_LABELS)}`);
+  if (JSON.stringify(f.combiner?.features) !== JSON.stringify(COMBINER_FEATURES))
+    refuse(`combiner features must be ${COMBINER_FEATURES.join(", ")}`);
+  const features = f.text?.features;
+  if (!features || !Number.isInteger(features.bits) || features.bits < 1 || features.bits > MAX_BITS)
+    refuse(`text.features.bits must be an integer from 1 to ${MAX_BITS}`);
+  const buckets = f.text?.buckets ?? [];
+  const m = buckets.length;
+  const slot = new Int32Array(1 << features.bits);
+  for (let i = 0; i < m; i++) {
+    const b = buckets[i];
+    if (!Number.isInteger(b) || b < 0 || b >= slot.length || (i > 0 && b <= buckets[i - 1]))
+      refuse("text.buckets must be increasing bucket ids below 2^bits");
+    slot[b] = i + 1;
+  }
+  return {
+    version: f.version,
+    files: { ...(f.files ?? {}) },
+    features: {
+      bits: features.bits,
+      bigrams: Boolean(features.bigrams),
+      chars: Boolean(features.chars),
+      negationScope: Number(features.negationScope) || 0,
+    },
+    slot,
+    textBias: numbers(f.text?.bias, K, "text.bias"),
+    textWeights: numbers(f.text?.weights, m * K, "text.weights (one row per bucket)"),
+    mean: numbers(f.combiner?.mean, F, "combiner.mean"),
+    scale: numbers(f.combiner?.scale, F, "combiner.scale"),
+    combinerBias: numbers(f.combiner?.bias, K, "combiner.bias"),
+    combinerWeights: numbers(f.combiner?.weights, K * F, "combiner.weights"),
+  };
+}
+
+export interface ModelVerdict {
+  /** The argmax of the four labels. */
+  overall: ReviewLabel;
+  /** The most probable of positive, neutral and negative. */
+  label: Sentiment;
+  /**
+   * P(positive) − P(negative), moved into the band `labelOf` gives `label` (above 0.1, within ±0.1, below
+   * −0.1) and rounded to 3 decimals: the record's score never contradicts its label.
+   */
+  score: number;
+}
+
+// Scratch space of scoring, reused (one review at a time): the combiner's input and the labels' scores.
+const scratch = { x: new Float64Array(F), z: new Float64Array(K) };
+
+/**
+ * The text model's log-probabilities of the labels, written after the rules' findings in `x`. Sums run in the
+ * order the training's scoring uses (scripts/eval/text-model.ts, `scores`), so both give the same numbers.
+ */
+function textLogProbabilities(model: ReviewModel, parts: readonly string[], x: Float64Array): void {
+  const buckets = textBuckets(parts, model.features);
+  const v = buckets.length ? 1 / Math.sqrt(buckets.length) : 0;
+  const z = scratch.z;
+  z.set(model.textBias);
+  const { slot, textWeights } = model;
+  for (let j = 0; j < buckets.length; j++) {
+    const at = slot[buckets[j]];
+    if (at === 0) continue;
+    const o = (at - 1) * K;
+    for (let c = 0; c < K; c++) z[c] += textWeights[o + c] * v;
+  }
+  let max = -Infinity;
+  for (let c = 0; c < K; c++) if (z[c] > max) max = z[c];
+  let total = 0;
+  for (let c = 0; c < K; c++) total += Math.exp(z[c] - max);
+  const log = Math.log(total) + max;
+  for (let c = 0; c < K; c++) x[FEATURE_NAMES.length + c] = z[c] - log;
+}
+
+function inBand(label: Sentiment, x: number): number {
+  const r = Math.round(x * 1000) / 1000;
+  const edge = LABEL_THRESHOLD + 0.001;
+  if (label === "positive") return Math.max(r, edge);
+  if (label === "negative") return Math.min(r, -edge);
+  return Math.min(LABEL_THRESHOLD, Math.max(-LABEL_THRESHOLD, r));
+}
+
+/** The model's labels of a review from the rules' findings (FEATURE_NAMES order) and its parts' text. */
+export function modelVerdict(model: ReviewModel, findings: readonly number[], parts: readonly string[]): ModelVerdict {
+  const x = scratch.x;
+  for (let j = 0; j < FEATURE_NAMES.length; j++) x[j] = findings[j];
+  textLogProbabilities(model, parts, x);
+  const z = scratch.z;
+  let best = 0;
+  for (let c = 0; c < K; c++) {
+    let t = model.combinerBias[c];
+    const o = c * F;
+    for (let j = 0; j < F; j++) t += (model.combinerWeights[o + j] * (x[j] - model.mean[j])) / model.scale[j];
+    z[c] = t;
+    if (t > z[best]) best = c;
+  }
+  const pos = REVIEW_LABELS.indexOf("positive");
+  const neu = REVIEW_LABELS.indexOf("neutral");
+  const neg = REVIEW_LABELS.indexOf("negative");
+  const label: Sentiment = z[pos] >= z[neu] && z[pos] >= z[neg] ? "positive" : z[neg] > z[neu] ? "negative" : "neutral";
+  let total = 0;
+  for (let c = 0; c < K; c++) total += Math.exp(z[c] - z[best]);
+  const p = (c: number) => Math.exp(z[c] - z[best]) / total;
+  return { overall: REVIEW_LABELS[best], label, score: inBand(label, p(pos) - p(neg)) };
+}
+
+/** The engine's model, loaded once from model/review-label.json. */
+export const reviewModel: ReviewModel = loadReviewModel(modelFile);

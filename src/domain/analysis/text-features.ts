@@ -1,0 +1,166 @@
+// Hashed sparse features of a review's own words for the review-label model (review-model.ts): lowercased
+// word unigrams and bigrams, the words after a negator marked ("not good" gives "!good"), optionally character
+// trigrams of the longer words (typos) and emoji as words. Each feature name is hashed (FNV-1a, 32 bits) into
+// one of 2^bits buckets; a review's vector is the set of its buckets, each weighted 1/sqrt(count of buckets).
+// textFeatureNames spells the names out (the definition, for training and tests); textBuckets hashes the same
+// names without building them (the engine's path): both give the same buckets.
+
+export interface TextFeatureConfig {
+  /** log2 of the number of hash buckets. */
+  bits: number;
+  bigrams: boolean;
+  /** Character trigrams of words of five letters or more. */
+  chars: boolean;
+  /** How many words after a negator are marked (0: no marking). */
+  negationScope: number;
+}
+
+export interface SparseVector {
+  index: Int32Array;
+  value: Float64Array;
+}
+
+// One pass over the lowercased text: a clause break (punctuation, a spaced dash, "but", "pero", "however",
+// "though": tried first at each place), or a word (letters, digits, apostrophes inside) or an emoji.
+const SCAN =
+  /([.,;:!?()\n]|\s[-—–]\s|\bbut\b|\bpero\b|\bhowever\b|\bthough\b)|[\p{L}\p{N}]+(?:['’][\p{L}]+)*|\p{Extended_Pictographic}/giu;
+const NEGATORS = new Set([
+  ...["not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "without", "hardly", "barely"],
+  ...["cannot", "nunca", "nada", "ni", "nope"],
+]);
+
+// "not", "no", …, and any word ending in "n't" or "nt" ("didnt").
+const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("nt") || w.endsWith("n't");
+
+/**
+ * Calls `word` with each word of a text, lowercased ("’" read as "'"), and whether a negator before it in its
+ * clause marks it (up to `negationScope` words), and `end` after each clause that had a word.
+ */
+function scanWords(
+  text: string,
+  negationScope: number,
+  word: (w: string, marked: boolean) => void,
+  end: () => void,
+): void {
+  let marked = 0;
+  let words = false;
+  for (const m of text.toLowerCase().matchAll(SCAN)) {
+    if (m[1] !== undefined) {
+      if (words) end();
+      words = false;
+      marked = 0;
+      continue;
+    }
+    const w = m[0].includes("’") ? m[0].replace(/’/g, "'") : m[0];
+    words = true;
+    if (isNegator(w)) {
+      word(w, false);
+      marked = negationScope;
+    } else {
+      word(w, marked > 0);
+      if (marked > 0) marked--;
+    }
+  }
+  if (words) end();
+}
+
+/** The words of a text, negation-marked ("!good"), each clause followed by "|" (see the header). */
+export function textTokens(text: string, negationScope: number): string[] {
+  const out: string[] = [];
+  scanWords(
+    text,
+    negationScope,
+    (w, marked) => out.push(marked ? `!${w}` : w),
+    () => out.push("|"),
+  );
+  return out;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+const fnvStep = (h: number, code: number) => Math.imul(h ^ code, FNV_PRIME);
+
+/** FNV-1a state after `s`, continued from `h` (a signed 32-bit state; `>>> 0` gives the hash). */
+function fnvFrom(h: number, s: string, from = 0, to = s.length): number {
+  for (let i = from; i < to; i++) h = fnvStep(h, s.charCodeAt(i));
+  return h;
+}
+
+/** FNV-1a over the UTF-16 code units of `s`: the same bucket on every machine. */
+export function fnv1a(s: string): number {
+  return fnvFrom(FNV_OFFSET, s) >>> 0;
+}
+
+/** The feature names of a text (before hashing), each once, in order of first appearance. */
+export function textFeatureNames(parts: readonly string[], config: TextFeatureConfig): string[] {
+  const names = new Set<string>();
+  for (const part of parts) {
+    const tokens = textTokens(part, config.negationScope);
+    let prev = "^";
+    for (const t of tokens) {
+      if (t === "|") {
+        prev = "|";
+        continue;
+      }
+      names.add(`u:${t}`);
+      if (config.bigrams) names.add(`b:${prev} ${t}`);
+      if (config.chars && t.length >= 5) {
+        const w = ` ${t.replace(/^!/, "")} `;
+        for (let i = 0; i + 3 <= w.length; i++) names.add(`c:${w.slice(i, i + 3)}`);
+      }
+      prev = t;
+    }
+  }
+  return [...names];
+}
+
+// The hash states after each feature name's prefix ("u:", "b:", "c:"), and after a bigram's "^" (first word).
+const UNIGRAM = fnvFrom(FNV_OFFSET, "u:");
+const UNIGRAM_MARKED = fnvFrom(FNV_OFFSET, "u:!");
+const BIGRAM = fnvFrom(FNV_OFFSET, "b:");
+const BIGRAM_MARKED = fnvFrom(FNV_OFFSET, "b:!");
+const TRIGRAM = fnvFrom(FNV_OFFSET, "c:");
+const SPACE = " ".charCodeAt(0);
+const MARK = "!".charCodeAt(0);
+
+/** The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once. */
+export function textBuckets(parts: readonly string[], config: TextFeatureConfig): Int32Array {
+  const mask = (1 << config.bits) - 1;
+  const found: number[] = [];
+  const add = (h: number) => found.push((h >>> 0) & mask);
+  for (const part of parts) {
+    // The state of "b:<previous word> ", ready for the next word.
+    let bigram = fnvFrom(BIGRAM, "^ ");
+    scanWords(
+      part,
+      config.negationScope,
+      (w, marked) => {
+        // Each name hashed from its prefix's state on: "u:" + ("!") + w, "b:<previous> " + ("!") + w.
+        add(fnvFrom(marked ? UNIGRAM_MARKED : UNIGRAM, w));
+        if (config.bigrams) {
+          add(fnvFrom(marked ? fnvStep(bigram, MARK) : bigram, w));
+          bigram = fnvStep(fnvFrom(marked ? BIGRAM_MARKED : BIGRAM, w), SPACE);
+        }
+        if (config.chars && w.length + (marked ? 1 : 0) >= 5) {
+          const padded = ` ${w} `;
+          for (let i = 0; i + 3 <= padded.length; i++) add(fnvFrom(TRIGRAM, padded, i, i + 3));
+        }
+      },
+      () => {
+        bigram = fnvFrom(BIGRAM, "| ");
+      },
+    );
+  }
+  const sorted = Int32Array.from(found).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  return sorted.subarray(0, n);
+}
+
+/** The hashed, length-normalised vector of a text. */
+export function textFeatures(parts: readonly string[], config: TextFeatureConfig): SparseVector {
+  const index = textBuckets(parts, config);
+  const v = index.length ? 1 / Math.sqrt(index.length) : 0;
+  return { index, value: new Float64Array(index.length).fill(v) };
+}
