@@ -26,10 +26,10 @@ for (const set of chooseSets(process.argv.slice(2))) {
   const rules: number[] = [];
   const model: number[] = [];
   for (const item of items) {
-    const analysis = ruleAnalysis([item.text], neutral);
+    const analysis = ruleAnalysis([item.text], neutral, true);
     gold.push(LABELS.indexOf(item.label));
     rules.push(LABELS.indexOf(analysis.rules.overall));
-    model.push(LABELS.indexOf(modelVerdict(reviewModel, analysis.features, [item.text]).overall));
+    model.push(LABELS.indexOf(modelVerdict(reviewModel, analysis.features, [item.text], neutral).overall));
   }
   const seen = set in reviewModel.files ? " (IN-SAMPLE: the model was trained on it)" : "";
   console.log(`\n${set} (${items.length} items)${seen}`);

@@ -405,11 +405,20 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
   return { masses, aspects };
 }
 
-/** The rules' findings, their own verdict and the model's features of them (one rules pass). */
-export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set()) {
+/**
+ * The rules' findings, their own verdict and the model's features of them (one rules pass). `nameBlind`: the
+ * names in `neutral` do not count in the review's length (the engine's reading: no name sways a label; the
+ * committed model was trained with them counted, as labelFeaturesOf gives).
+ */
+export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set(), nameBlind = false) {
   const { masses, aspects } = ruleFindings(parts, neutral);
   const rules = verdict(masses);
-  return { masses, aspects, rules, features: labelFeatures(masses, rules, aspects, parts) };
+  return {
+    masses,
+    aspects,
+    rules,
+    features: labelFeatures(masses, rules, aspects, parts, nameBlind ? neutral : undefined),
+  };
 }
 
 /** The rules' findings of a title and a text as the model's features (FEATURE_NAMES order). */
@@ -425,7 +434,7 @@ export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<st
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const { aspects, features } = ruleAnalysis(parts, neutral);
-  const { score, label, overall } = modelVerdict(reviewModel, features, parts);
+  const { aspects, features } = ruleAnalysis(parts, neutral, true);
+  const { score, label, overall } = modelVerdict(reviewModel, features, parts, neutral);
   return { sentiment: { score, label }, overall, aspects };
 }

@@ -66,12 +66,24 @@ export function ratingIn(text: string): number | undefined {
   return best;
 }
 
-/** The feature vector of one review, in FEATURE_NAMES order. */
+const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/** The count of words of the parts, the words in `skip` (lowercase, without edge punctuation) left out. */
+function wordCount(parts: readonly string[], skip: ReadonlySet<string>): number {
+  let words = 0;
+  for (const p of parts)
+    for (const w of p.split(/\s+/))
+      if (w && (skip.size === 0 || !skip.has(w.toLowerCase().replace(EDGES, "")))) words++;
+  return words;
+}
+
+/** The feature vector of one review, in FEATURE_NAMES order; words in `skip` (names) do not count in its length. */
 export function labelFeatures(
   masses: Masses,
   rules: RuleResult,
   aspects: readonly { polarity: Sentiment }[],
   parts: readonly string[],
+  skip: ReadonlySet<string> = new Set(),
 ): number[] {
   const praise = masses.positive;
   const criticism = -masses.negative;
@@ -80,8 +92,7 @@ export function labelFeatures(
   const weaker = Math.min(up, un);
   const text = parts.join("\n");
   const rating = ratingIn(text);
-  let words = 0;
-  for (const p of parts) words += p.split(/\s+/).filter(Boolean).length;
+  const words = wordCount(parts, skip);
   let positiveAspects = 0;
   let negativeAspects = 0;
   for (const a of aspects)

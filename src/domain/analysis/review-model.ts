@@ -116,8 +116,13 @@ const scratch = { x: new Float64Array(F), z: new Float64Array(K) };
  * The text model's log-probabilities of the labels, written after the rules' findings in `x`. Sums run in the
  * order the training's scoring uses (scripts/eval/text-model.ts, `scores`), so both give the same numbers.
  */
-function textLogProbabilities(model: ReviewModel, parts: readonly string[], x: Float64Array): void {
-  const buckets = textBuckets(parts, model.features);
+function textLogProbabilities(
+  model: ReviewModel,
+  parts: readonly string[],
+  neutral: ReadonlySet<string>,
+  x: Float64Array,
+): void {
+  const buckets = textBuckets(parts, model.features, neutral);
   const v = buckets.length ? 1 / Math.sqrt(buckets.length) : 0;
   const z = scratch.z;
   z.set(model.textBias);
@@ -144,11 +149,19 @@ function inBand(label: Sentiment, x: number): number {
   return Math.min(LABEL_THRESHOLD, Math.max(-LABEL_THRESHOLD, r));
 }
 
-/** The model's labels of a review from the rules' findings (FEATURE_NAMES order) and its parts' text. */
-export function modelVerdict(model: ReviewModel, findings: readonly number[], parts: readonly string[]): ModelVerdict {
+/**
+ * The model's labels of a review from the rules' findings (FEATURE_NAMES order) and its parts' text, the words in
+ * `neutral` (the business's names) left out of the text's features.
+ */
+export function modelVerdict(
+  model: ReviewModel,
+  findings: readonly number[],
+  parts: readonly string[],
+  neutral?: ReadonlySet<string>,
+): ModelVerdict {
   const x = scratch.x;
   for (let j = 0; j < FEATURE_NAMES.length; j++) x[j] = findings[j];
-  textLogProbabilities(model, parts, x);
+  textLogProbabilities(model, parts, neutral ?? new Set(), x);
   const z = scratch.z;
   let best = 0;
   for (let c = 0; c < K; c++) {

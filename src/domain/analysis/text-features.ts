@@ -29,6 +29,8 @@ const NEGATORS = new Set([
   ...["cannot", "nunca", "nada", "ni", "nope"],
 ]);
 
+const NONE: ReadonlySet<string> = new Set();
+
 // "not", "no", …, and any word ending in "n't" or "nt" ("didnt").
 const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("nt") || w.endsWith("n't");
 
@@ -41,6 +43,7 @@ function scanWords(
   negationScope: number,
   word: (w: string, marked: boolean) => void,
   end: () => void,
+  skip: ReadonlySet<string> = NONE,
 ): void {
   let marked = 0;
   let words = false;
@@ -52,6 +55,7 @@ function scanWords(
       continue;
     }
     const w = m[0].includes("’") ? m[0].replace(/’/g, "'") : m[0];
+    if (skip.has(w)) continue;
     words = true;
     if (isNegator(w)) {
       word(w, false);
@@ -124,8 +128,15 @@ const TRIGRAM = fnvFrom(FNV_OFFSET, "c:");
 const SPACE = " ".charCodeAt(0);
 const MARK = "!".charCodeAt(0);
 
-/** The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once. */
-export function textBuckets(parts: readonly string[], config: TextFeatureConfig): Int32Array {
+/**
+ * The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once. Words in `skip`
+ * (the business's names: neutral words) are read as absent, so that no name sways the label.
+ */
+export function textBuckets(
+  parts: readonly string[],
+  config: TextFeatureConfig,
+  skip: ReadonlySet<string> = NONE,
+): Int32Array {
   const mask = (1 << config.bits) - 1;
   const found: number[] = [];
   const add = (h: number) => found.push((h >>> 0) & mask);
@@ -150,6 +161,7 @@ export function textBuckets(parts: readonly string[], config: TextFeatureConfig)
       () => {
         bigram = fnvFrom(BIGRAM, "| ");
       },
+      skip,
     );
   }
   const sorted = Int32Array.from(found).sort();
