@@ -18,6 +18,7 @@ import {
   type ModelConfig,
   macroF1,
 } from "./eval/text-model.ts";
+import { compareThroughput } from "./eval/throughput.ts";
 
 const arg = process.argv.find((a) => a.startsWith("--grid="));
 // --grid='[{...}, ...]': settings to cross-validate, each over CHOSEN; without it, CHOSEN alone.
@@ -72,34 +73,12 @@ if (out) {
 }
 
 // --speed: reviews per CPU-second of the engine's analysis with the rules' labels only (analyzeByRules) and with
-// the model's (analyzeText: the same rules pass, then the model), over every training item's text, alternated
-// in rounds of about a CPU-second each so that both see the same load; the best round of each and their ratio.
+// the model's (analyzeText: the same rules pass, then the model), over every training item's text, alternated in
+// rounds of a CPU-second so that both see the same load: the best round of each, and each round's ratio.
 if (process.argv.includes("--speed")) {
   const texts = (await loadItems()).map((i) => i.text);
-  const neutral = nameWords(await loadEvalBusiness());
-  const cpu = (start: NodeJS.CpuUsage) => {
-    const u = process.cpuUsage(start);
-    return (u.user + u.system) / 1e6;
-  };
-  const round = (f: (parts: string[], neutral: ReadonlySet<string>) => unknown) => {
-    const start = process.cpuUsage();
-    let n = 0;
-    while (cpu(start) < 1) {
-      for (const t of texts) f([t], neutral);
-      n += texts.length;
-    }
-    return n / cpu(start);
-  };
-  for (const t of texts) analyzeText([t], neutral);
-  const rules: number[] = [];
-  const model: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    rules.push(round(analyzeByRules));
-    model.push(round(analyzeText));
-  }
-  const best = (xs: number[]) => Math.max(...xs);
-  const ratios = model.map((m, r) => m / rules[r]).sort((a, b) => a - b);
+  const { a, b, ratios } = compareThroughput(texts, nameWords(await loadEvalBusiness()), analyzeByRules, analyzeText);
   console.log(
-    `\nspeed: rules alone ${Math.round(best(rules))} reviews/s, rules + model ${Math.round(best(model))} reviews/s (best of 5 alternated rounds; ratio per round ${ratios.map((x) => x.toFixed(2)).join(" ")}, median ${ratios[2].toFixed(2)})`,
+    `\nspeed: rules alone ${Math.round(a)} reviews/s, rules + model ${Math.round(b)} reviews/s (best of 5 alternated rounds; ratio per round ${ratios.map((x) => x.toFixed(2)).join(" ")}, median ${ratios[2].toFixed(2)})`,
   );
 }

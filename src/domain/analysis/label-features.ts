@@ -66,14 +66,27 @@ export function ratingIn(text: string): number | undefined {
   return best;
 }
 
-const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** The count of words of the parts, the words in `skip` (lowercase, without edge punctuation) left out. */
+/** A letter or a digit (ASCII ones without the regular expression). */
+function isWordChar(c: string): boolean {
+  const k = c.charCodeAt(0) | 32;
+  return (k >= 97 && k <= 122) || (c >= "0" && c <= "9") || (c.charCodeAt(0) > 127 && WORD_CHAR.test(c));
+}
+
+/** A whitespace-separated word, lowercased, without punctuation at its edges ("Delgado," → "delgado"). */
+function bare(w: string): string {
+  let from = 0;
+  let to = w.length;
+  while (from < to && !isWordChar(w[from])) from++;
+  while (to > from && !isWordChar(w[to - 1])) to--;
+  return w.slice(from, to).toLowerCase();
+}
+
+/** The count of words of the parts, the words in `skip` (bare) left out. */
 function wordCount(parts: readonly string[], skip: ReadonlySet<string>): number {
   let words = 0;
-  for (const p of parts)
-    for (const w of p.split(/\s+/))
-      if (w && (skip.size === 0 || !skip.has(w.toLowerCase().replace(EDGES, "")))) words++;
+  for (const p of parts) for (const w of p.split(/\s+/)) if (w && (skip.size === 0 || !skip.has(bare(w)))) words++;
   return words;
 }
 

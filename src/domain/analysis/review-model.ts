@@ -32,8 +32,8 @@ export interface ReviewModel {
   version: string;
   files: Readonly<Record<string, string>>;
   features: TextFeatureConfig;
-  /** Bucket → 1 + its row in textWeights (0: a bucket the model has no weight for). */
-  slot: Int32Array;
+  /** Bucket → 1 + its row in textWeights (0: a bucket the model has no weight for); 16 bits when they suffice. */
+  slot: Uint16Array | Uint32Array;
   textBias: Float64Array;
   textWeights: Float64Array;
   mean: Float64Array;
@@ -71,7 +71,8 @@ export function loadReviewModel(file: unknown): ReviewModel {
     refuse(`text.features.bits must be an integer from 1 to ${MAX_BITS}`);
   const buckets = f.text?.buckets ?? [];
   const m = buckets.length;
-  const slot = new Int32Array(1 << features.bits);
+  // The smallest table that holds every row (fewer cache misses in the one look-up per feature).
+  const slot = m < 0xffff ? new Uint16Array(1 << features.bits) : new Uint32Array(1 << features.bits);
   for (let i = 0; i < m; i++) {
     const b = buckets[i];
     if (!Number.isInteger(b) || b < 0 || b >= slot.length || (i > 0 && b <= buckets[i - 1]))

@@ -148,10 +148,20 @@ export function textBuckets(
       config.negationScope,
       (w, marked) => {
         // Each name hashed from its prefix's state on: "u:" + ("!") + w, "b:<previous> " + ("!") + w.
-        add(fnvFrom(marked ? UNIGRAM_MARKED : UNIGRAM, w));
+        // One pass over the word's characters for the three states that continue with it.
+        let unigram = marked ? UNIGRAM_MARKED : UNIGRAM;
+        let after = marked ? fnvStep(bigram, MARK) : bigram;
+        let next = marked ? BIGRAM_MARKED : BIGRAM;
+        for (let i = 0; i < w.length; i++) {
+          const code = w.charCodeAt(i);
+          unigram = fnvStep(unigram, code);
+          after = fnvStep(after, code);
+          next = fnvStep(next, code);
+        }
+        add(unigram);
         if (config.bigrams) {
-          add(fnvFrom(marked ? fnvStep(bigram, MARK) : bigram, w));
-          bigram = fnvStep(fnvFrom(marked ? BIGRAM_MARKED : BIGRAM, w), SPACE);
+          add(after);
+          bigram = fnvStep(next, SPACE);
         }
         if (config.chars && w.length + (marked ? 1 : 0) >= 5) {
           const padded = ` ${w} `;
