@@ -217,6 +217,12 @@ describe("the engine's review-label model (src/domain/analysis/model/review-labe
       }),
       /review-label model: text\.buckets must be increasing/,
     );
+    assert.throws(
+      bad((f) => {
+        f.text.weights[0] += 0.00005;
+      }),
+      /review-label model: text\.weights must have at most 4 decimals/,
+    );
     assert.throws(() => loadReviewModel(null), /review-label model: not a JSON object/);
   });
 

@@ -35,7 +35,8 @@ export interface ReviewModel {
   /** Bucket → 1 + its row in textWeights (0: a bucket the model has no weight for); 16 bits when they suffice. */
   slot: Uint16Array | Uint32Array;
   textBias: Float64Array;
-  textWeights: Float64Array;
+  /** The text weights in ten-thousandths (the file rounds them to 4 decimals): 16 bits each when they fit. */
+  textWeights: Int16Array | Int32Array;
   mean: Float64Array;
   scale: Float64Array;
   combinerBias: Float64Array;
@@ -55,6 +56,15 @@ const numbers = (x: unknown, length: number, what: string): Float64Array => {
     refuse(`${what} must be ${length} finite numbers`);
   return Float64Array.from(x);
 };
+
+const UNIT = 1e4;
+
+/** Weights of 4 decimals as exact integers of ten-thousandths, in the smallest array that holds them. */
+function tenThousandths(weights: Float64Array): Int16Array | Int32Array {
+  const ints = Int32Array.from(weights, (w) => Math.round(w * UNIT));
+  if (!ints.every((x, i) => x / UNIT === weights[i])) refuse("text.weights must have at most 4 decimals");
+  return ints.every((x) => x >= -0x8000 && x < 0x8000) ? Int16Array.from(ints) : ints;
+}
 
 /** Checks a parsed model file and builds its scoring tables; another version or shape is refused, saying why. */
 export function loadReviewModel(file: unknown): ReviewModel {
@@ -90,7 +100,7 @@ export function loadReviewModel(file: unknown): ReviewModel {
     },
     slot,
     textBias: numbers(f.text?.bias, K, "text.bias"),
-    textWeights: numbers(f.text?.weights, m * K, "text.weights (one row per bucket)"),
+    textWeights: tenThousandths(numbers(f.text?.weights, m * K, "text.weights (one row per bucket)")),
     mean: numbers(f.combiner?.mean, F, "combiner.mean"),
     scale: numbers(f.combiner?.scale, F, "combiner.scale"),
     combinerBias: numbers(f.combiner?.bias, K, "combiner.bias"),
@@ -114,8 +124,8 @@ export interface ModelVerdict {
 const scratch = { x: new Float64Array(F), z: new Float64Array(K) };
 
 /**
- * The text model's log-probabilities of the labels, written after the rules' findings in `x`. Sums run in the
- * order the training's scoring uses (scripts/eval/text-model.ts, `scores`), so both give the same numbers.
+ * The text model's log-probabilities of the labels, written after the rules' findings in `x` (the training's
+ * scoring, scripts/eval/text-model.ts `scores`, up to the last bits of a float).
  */
 function textLogProbabilities(
   model: ReviewModel,
@@ -125,15 +135,17 @@ function textLogProbabilities(
 ): void {
   const buckets = textBuckets(parts, model.features, neutral);
   const v = buckets.length ? 1 / Math.sqrt(buckets.length) : 0;
+  // Integer sums of the rows (exact), then scaled: the same figures as summing the weights one by one.
   const z = scratch.z;
-  z.set(model.textBias);
+  z.fill(0);
   const { slot, textWeights } = model;
   for (let j = 0; j < buckets.length; j++) {
     const at = slot[buckets[j]];
     if (at === 0) continue;
     const o = (at - 1) * K;
-    for (let c = 0; c < K; c++) z[c] += textWeights[o + c] * v;
+    for (let c = 0; c < K; c++) z[c] += textWeights[o + c];
   }
+  for (let c = 0; c < K; c++) z[c] = model.textBias[c] + (z[c] / UNIT) * v;
   let max = -Infinity;
   for (let c = 0; c < K; c++) if (z[c] > max) max = z[c];
   let total = 0;
