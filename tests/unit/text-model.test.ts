@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { readEvalFile } from "../../scripts/eval/eval-files.ts";
 import { LABELS, parseJsonl, sha256 } from "../../scripts/eval/evaluate.ts";
 import {
@@ -8,6 +9,7 @@ import {
   classF1,
   type Example,
   engineModelText,
+  loadItems,
   MODEL_SETS,
   MODEL_VERSION,
   type ModelConfig,
@@ -28,6 +30,7 @@ import {
 } from "../../src/domain/analysis/review-model.ts";
 import {
   fnv1a,
+  SCAN,
   textBuckets,
   textFeatureNames,
   textFeatures,
@@ -76,6 +79,33 @@ describe("text-model experiment", () => {
     assert.ok(names.includes("b:great 👍"));
     assert.ok(names.includes("c: gr"));
     assert.ok(!textFeatureNames(["great 👍"], { ...FEATURES, bigrams: false }).some((n) => n.startsWith("b:")));
+  });
+
+  test("the character scanner finds the words and breaks of the SCAN regular expression", async () => {
+    // SCAN, the definition, applied the plain way.
+    const byRegex = (text: string) => {
+      const out: string[] = [];
+      for (const m of text.toLowerCase().matchAll(SCAN)) out.push(m[1] === undefined ? m[0].replace(/’/g, "'") : "|");
+      return out;
+    };
+    // textTokens, without its negation marks, with every break (a clause's "|" only follows a word).
+    const byScanner = (text: string) => textTokens(text, 0);
+    const squeeze = (xs: string[]) => {
+      const out: string[] = [];
+      for (const x of xs) if (x !== "|" || (out.length && out.at(-1) !== "|")) out.push(x);
+      if (out.length && out.at(-1) !== "|") out.push("|");
+      return out;
+    };
+    const texts = (await loadItems(["dev", "train/train-b", "train/train-c"])).map((i) => i.text);
+    for (const t of texts) assert.deepEqual(byScanner(t), squeeze(byRegex(t)), t);
+    const alphabet = [..."abtuhoweverpgn'’ _-—–.,;:!?()\n\t\u00a0éÉſK1٣😀👍🏽\u200dİ\ud800xyzBUT"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), (chars) => {
+        const t = chars.join("");
+        assert.deepEqual(byScanner(t), squeeze(byRegex(t)), JSON.stringify(t));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   test("the engine's hashing gives the buckets of the spelled-out feature names", () => {

@@ -428,8 +428,9 @@ export function labelFeaturesOf(parts: readonly string[], neutral: ReadonlySet<s
 
 /** The analysis with the rules' own labels and score (engine 2.6.0's output): what a rule's test asserts. */
 export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const { aspects, rules } = ruleAnalysis(parts, neutral);
-  return { sentiment: { score: rules.score, label: rules.label }, overall: rules.overall, aspects };
+  const { masses, aspects } = ruleFindings(parts, neutral);
+  const { score, label, overall } = verdict(masses);
+  return { sentiment: { score, label }, overall, aspects };
 }
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */

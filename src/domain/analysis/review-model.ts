@@ -2,7 +2,8 @@
 // (scripts/eval/text-model.ts) and read from model/review-label.json. A text model scores the review's hashed
 // words (text-features.ts); a combiner weighs its log-probabilities with the rules' findings (label-features.ts)
 // into the four review labels. The file holds sorted bucket ids and flat weight arrays; loading builds a
-// bucket → slot table so that scoring a review is array look-ups only.
+// bucket → row index (a bitmap with running counts: 64 KB for 2^18 buckets) so that scoring a review is array
+// look-ups only, in tables small enough to stay in cache beside the rules'.
 import type { Sentiment } from "../schemas/common.ts";
 import { FEATURE_NAMES } from "./label-features.ts";
 import modelFile from "./model/review-label.json" with { type: "json" };
@@ -32,8 +33,10 @@ export interface ReviewModel {
   version: string;
   files: Readonly<Record<string, string>>;
   features: TextFeatureConfig;
-  /** Bucket → 1 + its row in textWeights (0: a bucket the model has no weight for); 16 bits when they suffice. */
-  slot: Uint16Array | Uint32Array;
+  /** Bit b of word b >> 5: the model has a row for bucket b. */
+  present: Int32Array;
+  /** Rows of the buckets below word w's (the row of bucket b: before[b >> 5] + set bits below b in its word). */
+  before: Int32Array;
   textBias: Float64Array;
   /** The text weights in ten-thousandths (the file rounds them to 4 decimals): 16 bits each when they fit. */
   textWeights: Int16Array | Int32Array;
@@ -59,6 +62,13 @@ const numbers = (x: unknown, length: number, what: string): Float64Array => {
 
 const UNIT = 1e4;
 
+/** The count of set bits of a 32-bit integer. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
 /** Weights of 4 decimals as exact integers of ten-thousandths, in the smallest array that holds them. */
 function tenThousandths(weights: Float64Array): Int16Array | Int32Array {
   const ints = Int32Array.from(weights, (w) => Math.round(w * UNIT));
@@ -82,13 +92,16 @@ export function loadReviewModel(file: unknown): ReviewModel {
   const buckets = f.text?.buckets ?? [];
   const m = buckets.length;
   // The smallest table that holds every row (fewer cache misses in the one look-up per feature).
-  const slot = m < 0xffff ? new Uint16Array(1 << features.bits) : new Uint32Array(1 << features.bits);
+  const size = 1 << features.bits;
+  const present = new Int32Array(Math.ceil(size / 32));
+  const before = new Int32Array(present.length);
   for (let i = 0; i < m; i++) {
     const b = buckets[i];
-    if (!Number.isInteger(b) || b < 0 || b >= slot.length || (i > 0 && b <= buckets[i - 1]))
+    if (!Number.isInteger(b) || b < 0 || b >= size || (i > 0 && b <= buckets[i - 1]))
       refuse("text.buckets must be increasing bucket ids below 2^bits");
-    slot[b] = i + 1;
+    present[b >> 5] |= 1 << (b & 31);
   }
+  for (let w = 1; w < present.length; w++) before[w] = before[w - 1] + bitCount(present[w - 1]);
   return {
     version: f.version,
     files: { ...(f.files ?? {}) },
@@ -98,7 +111,8 @@ export function loadReviewModel(file: unknown): ReviewModel {
       chars: Boolean(features.chars),
       negationScope: Number(features.negationScope) || 0,
     },
-    slot,
+    present,
+    before,
     textBias: numbers(f.text?.bias, K, "text.bias"),
     textWeights: tenThousandths(numbers(f.text?.weights, m * K, "text.weights (one row per bucket)")),
     mean: numbers(f.combiner?.mean, F, "combiner.mean"),
@@ -138,11 +152,13 @@ function textLogProbabilities(
   // Integer sums of the rows (exact), then scaled: the same figures as summing the weights one by one.
   const z = scratch.z;
   z.fill(0);
-  const { slot, textWeights } = model;
+  const { present, before, textWeights } = model;
   for (let j = 0; j < buckets.length; j++) {
-    const at = slot[buckets[j]];
-    if (at === 0) continue;
-    const o = (at - 1) * K;
+    const b = buckets[j];
+    const bits = present[b >> 5];
+    const bit = 1 << (b & 31);
+    if ((bits & bit) === 0) continue;
+    const o = (before[b >> 5] + bitCount(bits & (bit - 1))) * K;
     for (let c = 0; c < K; c++) z[c] += textWeights[o + c];
   }
   for (let c = 0; c < K; c++) z[c] = model.textBias[c] + (z[c] / UNIT) * v;

@@ -21,9 +21,94 @@ export interface SparseVector {
 }
 
 // One pass over the lowercased text: a clause break (punctuation, a spaced dash, "but", "pero", "however",
-// "though": tried first at each place), or a word (letters, digits, apostrophes inside) or an emoji.
-const SCAN =
+// "though": tried first at each place), or a word (letters, digits, apostrophes inside) or an emoji. The regular
+// expression is the definition; scanItems below does the same by character classes (tested against it).
+export const SCAN =
   /([.,;:!?()\n]|\s[-—–]\s|\bbut\b|\bpero\b|\bhowever\b|\bthough\b)|[\p{L}\p{N}]+(?:['’][\p{L}]+)*|\p{Extended_Pictographic}/giu;
+
+const LETTER = 1;
+const DIGIT = 2;
+const PICTOGRAPH = 4;
+const SPACE_CHAR = 8;
+// Each code unit's classes, computed once from the regular expressions' classes (bit 7: computed).
+const unitClasses = new Uint8Array(0x10000);
+const astralClasses = new Map<number, number>();
+function classesOf(cp: number): number {
+  if (cp < 0x10000) {
+    const known = unitClasses[cp];
+    if (known) return known & 0x7f;
+  } else {
+    const known = astralClasses.get(cp);
+    if (known !== undefined) return known;
+  }
+  const ch = String.fromCodePoint(cp);
+  const k =
+    (/\p{L}/u.test(ch) ? LETTER : 0) |
+    (/\p{N}/u.test(ch) ? DIGIT : 0) |
+    (/\p{Extended_Pictographic}/u.test(ch) ? PICTOGRAPH : 0) |
+    (/\s/u.test(ch) ? SPACE_CHAR : 0);
+  if (cp < 0x10000) unitClasses[cp] = k | 0x80;
+  else astralClasses.set(cp, k);
+  return k;
+}
+const BREAK_UNITS = new Set([...".,;:!?()\n"].map((c) => c.charCodeAt(0)));
+const DASHES = new Set([..."-—–"].map((c) => c.charCodeAt(0)));
+const BREAK_WORDS = ["but", "pero", "however", "though"];
+const APOSTROPHES = new Set([..."'’"].map((c) => c.charCodeAt(0)));
+/** A character of \w under the flags iu (ASCII letters, digits, "_", and "ſ", "K" by case folding). */
+const isRegexWordUnit = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 0x17f || c === 0x212a;
+const unitsOf = (cp: number) => (cp > 0xffff ? 2 : 1);
+
+/** SCAN over a lowercased text, without the regular expression: `brk` at each break, `item` at each word or emoji. */
+function scanItems(s: string, brk: () => void, item: (from: number, to: number) => void): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (BREAK_UNITS.has(c)) {
+      brk();
+      i++;
+      continue;
+    }
+    if (
+      i + 2 < n &&
+      DASHES.has(s.charCodeAt(i + 1)) &&
+      classesOf(c) & SPACE_CHAR &&
+      classesOf(s.charCodeAt(i + 2)) & SPACE_CHAR
+    ) {
+      brk();
+      i += 3;
+      continue;
+    }
+    if (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1))) {
+      const w = BREAK_WORDS.find((b) => s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length)));
+      if (w) {
+        brk();
+        i += w.length;
+        continue;
+      }
+    }
+    const cp = s.codePointAt(i) ?? c;
+    const k = classesOf(cp);
+    if (k & (LETTER | DIGIT)) {
+      let j = i + unitsOf(cp);
+      for (let q = s.codePointAt(j) ?? 0; j < n && classesOf(q) & (LETTER | DIGIT); q = s.codePointAt(j) ?? 0)
+        j += unitsOf(q);
+      // ['’] and letters, again and again.
+      while (j + 1 < n && APOSTROPHES.has(s.charCodeAt(j)) && classesOf(s.codePointAt(j + 1) ?? 0) & LETTER) {
+        j++;
+        for (let q = s.codePointAt(j) ?? 0; j < n && classesOf(q) & LETTER; q = s.codePointAt(j) ?? 0) j += unitsOf(q);
+      }
+      item(i, j);
+      i = j;
+    } else if (k & PICTOGRAPH) {
+      item(i, i + unitsOf(cp));
+      i += unitsOf(cp);
+    } else i += unitsOf(cp);
+  }
+}
+
 const NEGATORS = new Set([
   ...["not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "without", "hardly", "barely"],
   ...["cannot", "nunca", "nada", "ni", "nope"],
@@ -47,24 +132,28 @@ function scanWords(
 ): void {
   let marked = 0;
   let words = false;
-  for (const m of text.toLowerCase().matchAll(SCAN)) {
-    if (m[1] !== undefined) {
+  const lower = text.toLowerCase();
+  scanItems(
+    lower,
+    () => {
       if (words) end();
       words = false;
       marked = 0;
-      continue;
-    }
-    const w = m[0].includes("’") ? m[0].replace(/’/g, "'") : m[0];
-    if (skip.has(w)) continue;
-    words = true;
-    if (isNegator(w)) {
-      word(w, false);
-      marked = negationScope;
-    } else {
-      word(w, marked > 0);
-      if (marked > 0) marked--;
-    }
-  }
+    },
+    (from, to) => {
+      const raw = lower.slice(from, to);
+      const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
+      if (skip.has(w)) return;
+      words = true;
+      if (isNegator(w)) {
+        word(w, false);
+        marked = negationScope;
+      } else {
+        word(w, marked > 0);
+        if (marked > 0) marked--;
+      }
+    },
+  );
   if (words) end();
 }
 
