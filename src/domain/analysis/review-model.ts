@@ -61,6 +61,7 @@ const numbers = (x: unknown, length: number, what: string): Float64Array => {
 };
 
 const UNIT = 1e4;
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The count of set bits of a 32-bit integer. */
 function bitCount(x: number): number {
@@ -190,7 +191,7 @@ export function modelVerdict(
 ): ModelVerdict {
   const x = scratch.x;
   for (let j = 0; j < FEATURE_NAMES.length; j++) x[j] = findings[j];
-  textLogProbabilities(model, parts, neutral ?? new Set(), x);
+  textLogProbabilities(model, parts, neutral ?? NO_NAMES, x);
   const z = scratch.z;
   let best = 0;
   for (let c = 0; c < K; c++) {

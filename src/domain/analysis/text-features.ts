@@ -217,8 +217,12 @@ const TRIGRAM = fnvFrom(FNV_OFFSET, "c:");
 const SPACE = " ".charCodeAt(0);
 const MARK = "!".charCodeAt(0);
 
+// The buckets found in one text, reused from call to call (no allocation per review).
+let scratch = new Int32Array(1024);
+
 /**
- * The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once. Words in `skip`
+ * The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once: a view of a
+ * buffer the next call overwrites (copy it to keep it). Words in `skip`
  * (the business's names: neutral words) are read as absent, so that no name sways the label.
  */
 export function textBuckets(
@@ -227,8 +231,15 @@ export function textBuckets(
   skip: ReadonlySet<string> = NONE,
 ): Int32Array {
   const mask = (1 << config.bits) - 1;
-  const found: number[] = [];
-  const add = (h: number) => found.push((h >>> 0) & mask);
+  let found = 0;
+  const add = (h: number) => {
+    if (found === scratch.length) {
+      const grown = new Int32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
+    scratch[found++] = (h >>> 0) & mask;
+  };
   for (const part of parts) {
     // The state of "b:<previous word> ", ready for the next word.
     let bigram = fnvFrom(BIGRAM, "^ ");
@@ -263,7 +274,7 @@ export function textBuckets(
       skip,
     );
   }
-  const sorted = Int32Array.from(found).sort();
+  const sorted = scratch.subarray(0, found).sort();
   let n = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
   return sorted.subarray(0, n);
@@ -271,7 +282,7 @@ export function textBuckets(
 
 /** The hashed, length-normalised vector of a text. */
 export function textFeatures(parts: readonly string[], config: TextFeatureConfig): SparseVector {
-  const index = textBuckets(parts, config);
+  const index = textBuckets(parts, config).slice();
   const v = index.length ? 1 / Math.sqrt(index.length) : 0;
   return { index, value: new Float64Array(index.length).fill(v) };
 }
