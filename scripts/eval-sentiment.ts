@@ -1,7 +1,9 @@
 // npm run eval [-- --dev | --sets a,b,c] [-- --errors] [-- --json]: scores the analysis on the labelled sets in eval/
 // (see eval/README.md) beside the figures of earlier engines (eval/baseline.json), and measures
 // analysis throughput. A held-out set whose sha256 no longer matches the committed one gets no figure.
+import { analyzeByRules } from "../src/domain/analysis/analyze-text.ts";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
+import { reviewModel } from "../src/domain/analysis/review-model.ts";
 import { generateReviews } from "./content-generator/generate.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval/eval-files.ts";
 import { annotatorPredictor, evaluate, heldOutCheck, parseJsonl, sha256 } from "./eval/evaluate.ts";
@@ -50,6 +52,13 @@ for (const set of sets) {
         : `held-out: matches eval/${pinned}, committed before any tuning`,
     );
   }
+  const learned = reviewModel().files[set];
+  if (learned !== undefined)
+    console.log(
+      learned === sha256(text)
+        ? `IN-SAMPLE: the review-label model (${reviewModel().version}) was trained on this file (its sha256 is in the model's list): the review-label figures below are not held-out figures; npm run eval:model's cross-validation is the estimate`
+        : `the review-label model (${reviewModel().version}) was trained on an earlier version of this file (sha256 ${learned}): the review-label figures below are partly in-sample`,
+    );
   const items = parseJsonl(text, file);
   const report = evaluate(items, business);
   summaries[set] = summarise(report);
@@ -57,7 +66,7 @@ for (const set of sets) {
     `${report.items} items; ${earlier.map((e) => `"${e.column}" = ${e.engine ?? "no baseline"}`).join("; ")}`,
   );
   const columns = earlier.map((e) => ({ name: e.column, summary: e.sets?.[set] }));
-  console.log(formatReport(report, columns, Boolean(pinned) && !SPENT[set]));
+  console.log(formatReport(report, columns, Boolean(pinned) && !SPENT[set] && learned === undefined));
   const second = AGREEMENT[set];
   if (second) {
     const a = evaluate(items, business, annotatorPredictor(await readEvalFile(second), `eval/${second}`, items.length));
@@ -75,6 +84,9 @@ const corpus = generateReviews({ count: 2000, seed: 18, from: "2024-01-01", to: 
   (f) => (f.json as { text: string }).text,
 );
 const rate = reviewsPerSecond(corpus, nameWords(business));
-console.log(`\nanalysis throughput: ${Math.round(rate).toLocaleString("en")} reviews/s on one core (aim 10,000)`);
+const rules = reviewsPerSecond(corpus, nameWords(business), 2, analyzeByRules);
+console.log(
+  `\nanalysis throughput: ${Math.round(rate).toLocaleString("en")} reviews/s on one core (aim 10,000); the rules alone, measured next: ${Math.round(rules).toLocaleString("en")} (npm run eval:model -- --speed compares them in alternated rounds)`,
+);
 if (args.includes("--json"))
   console.log(JSON.stringify({ sets: summaries, agreement, reviewsPerSecond: Math.round(rate) }));

@@ -2,47 +2,29 @@
 // default grid), leave-one-writer-out cross-validation prints each held-out file's review-label macro-F1 and
 // accuracy under the rules and under a model trained on the other files, the means, and per-class F1 pooled.
 import { writeFile } from "node:fs/promises";
-import { analyzeText } from "../src/domain/analysis/analyze-text.ts";
+import { analyzeByRules, analyzeText } from "../src/domain/analysis/analyze-text.ts";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
-import { loadEvalBusiness, readEvalFile } from "./eval/eval-files.ts";
-import { LABELS, sha256 } from "./eval/evaluate.ts";
-import { labelFeaturesOf } from "./eval/label-features.ts";
-import { textFeatures } from "./eval/text-features.ts";
+import { loadEvalBusiness } from "./eval/eval-files.ts";
+import { LABELS } from "./eval/evaluate.ts";
 import {
   accuracy,
+  CHOSEN,
   classF1,
   crossValidate,
+  engineModelText,
   loadExamples,
   loadItems,
   MODEL_VERSION,
   type ModelConfig,
   macroF1,
-  predict,
-  predictStacked,
-  type TextModel,
-  train,
-  trainStacked,
 } from "./eval/text-model.ts";
+import { compareThroughput } from "./eval/throughput.ts";
 
-// The setting chosen by the cross-validation (README, "Sentiment evaluation"): a stacked model whose combiner
-// learns from every file, the files the rules were tuned on weighted 3 to 1 against the others.
-const BASE: ModelConfig = {
-  bits: 18,
-  bigrams: true,
-  chars: false,
-  negationScope: 3,
-  lambda: 1e-4,
-  rules: "all",
-  balanced: false,
-  iterations: 200,
-  stacked: true,
-  tunedWeight: 3,
-};
 const arg = process.argv.find((a) => a.startsWith("--grid="));
-// --grid='[{...}, ...]': settings to cross-validate, each over BASE; without it, BASE alone.
+// --grid='[{...}, ...]': settings to cross-validate, each over CHOSEN; without it, CHOSEN alone.
 const GRID: ModelConfig[] = arg
-  ? (JSON.parse(arg.slice("--grid=".length)) as Partial<ModelConfig>[]).map((g) => ({ ...BASE, ...g }))
-  : [BASE];
+  ? (JSON.parse(arg.slice("--grid=".length)) as Partial<ModelConfig>[]).map((g) => ({ ...CHOSEN, ...g }))
+  : [CHOSEN];
 
 const f3 = (x: number) => x.toFixed(3);
 const cache = new Map<string, Awaited<ReturnType<typeof loadExamples>>>();
@@ -80,52 +62,23 @@ for (const config of crossValidating ? GRID : []) {
   console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-// --write=<file>: the model of the first setting trained on every file, written as JSON with its version and the
-// sha256 of each file it learned from (the same files give the same bytes).
+// --write=<file>: the model of the first setting (stacked) trained on every file, in the engine's form
+// (src/domain/analysis/model/review-label.json is the engine's) with its version and the sha256 of each file it
+// learned from (the same files give the same bytes).
 const out = process.argv.find((a) => a.startsWith("--write="));
 if (out) {
-  const config = GRID[0];
-  const examples = await loadExamples(config);
-  const files = Object.fromEntries(
-    await Promise.all(
-      [...new Set(examples.map((e) => e.set))].map(async (s) => [s, sha256(await readEvalFile(`${s}.jsonl`))]),
-    ),
-  );
-  const model = config.stacked ? trainStacked(examples, config) : train(examples, config);
-  await writeFile(out.slice("--write=".length), `${JSON.stringify({ version: MODEL_VERSION, files, model })}\n`);
-  console.log(`\nwrote ${out.slice("--write=".length)} (${MODEL_VERSION}, ${examples.length} items)`);
+  const { text, items } = await engineModelText(GRID[0]);
+  await writeFile(out.slice("--write=".length), text);
+  console.log(`\nwrote ${out.slice("--write=".length)} (${MODEL_VERSION}, ${items} items)`);
 }
 
-// --speed: reviews per CPU-second of the rules alone (analyzeText) and of the rules plus the model of the first
-// setting (the rules' findings, their features, the hashed text and the model's scores), over every item's text.
+// --speed: reviews per CPU-second of the engine's analysis with the rules' labels only (analyzeByRules) and with
+// the model's (analyzeText: the same rules pass, then the model), over every training item's text, alternated in
+// rounds of a CPU-second so that both see the same load: the best round of each, and each round's ratio.
 if (process.argv.includes("--speed")) {
-  const config = GRID[0];
-  const examples = await loadExamples(config);
   const texts = (await loadItems()).map((i) => i.text);
-  const neutral = nameWords(await loadEvalBusiness());
-  const stacked = config.stacked ? trainStacked(examples, config) : undefined;
-  const plain = stacked ? undefined : train(examples, config);
-  const withModel = (t: string) => {
-    const e = { dense: labelFeaturesOf([t], neutral), sparse: textFeatures([t], config) };
-    return stacked ? predictStacked(stacked, { ...e, set: "dev", y: 0, rules: 0 }) : predict(plain as TextModel, e);
-  };
-  const rate = (f: (t: string) => unknown) => {
-    for (const t of texts) f(t);
-    const start = process.cpuUsage();
-    let n = 0;
-    const cpu = () => {
-      const u = process.cpuUsage(start);
-      return (u.user + u.system) / 1e6;
-    };
-    while (cpu() < 3) {
-      for (const t of texts) f(t);
-      n += texts.length;
-    }
-    return n / cpu();
-  };
-  const rules = rate((t) => analyzeText([t], neutral));
-  const model = rate(withModel);
+  const { a, b, ratios } = compareThroughput(texts, nameWords(await loadEvalBusiness()), analyzeByRules, analyzeText);
   console.log(
-    `\nspeed: rules alone ${Math.round(rules)} reviews/s, rules + model ${Math.round(model)} reviews/s (ratio ${(model / rules).toFixed(2)})`,
+    `\nspeed: rules alone ${Math.round(a)} reviews/s, rules + model ${Math.round(b)} reviews/s (best of 5 alternated rounds; ratio per round ${ratios.map((x) => x.toFixed(2)).join(" ")}, median ${ratios[2].toFixed(2)})`,
   );
 }

@@ -3,11 +3,12 @@
 // mentions, each with the counts behind the figure.
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions, nameWords } from "../../src/domain/analysis/mentions.ts";
+import { REVIEW_LABELS } from "../../src/domain/analysis/review-model.ts";
 import { sha256Hex } from "../../src/domain/hash.ts";
 import type { Sentiment } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
 
-export const LABELS = ["positive", "neutral", "negative", "mixed"] as const;
+export const LABELS = REVIEW_LABELS;
 export type Label = (typeof LABELS)[number];
 export const POLARITIES = ["positive", "neutral", "negative"] as const;
 /** Predicted polarity of a labelled aspect, or `missing` when the analysis did not find the aspect. */

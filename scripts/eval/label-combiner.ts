@@ -2,10 +2,12 @@
 // findings (label-features.ts) in place of the rules' review-label decision, fitted by full-batch gradient
 // descent from zero weights for a fixed number of iterations (the same sets give the same weights anywhere),
 // and scored against the rules by leave-one-set-out cross-validation (npm run eval:combiner).
+
+import { labelFeaturesOf } from "../../src/domain/analysis/analyze-text.ts";
+import { FEATURE_NAMES } from "../../src/domain/analysis/label-features.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
 import { LABELS, type Label, macroF1Of, parseJsonl } from "./evaluate.ts";
-import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
 import type { EvalSet } from "./sets.ts";
 
 /** The development sets the combiner is trained on; each is one fold of the cross-validation. */

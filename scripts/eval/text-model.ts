@@ -3,16 +3,18 @@
 // L2 penalty, fitted by full-batch Adam from zero weights for a fixed number of iterations over the items in
 // file order (no randomness: the same data give the same weights anywhere), scored against the rules by
 // leave-one-writer-out cross-validation (npm run eval:model).
+import { labelFeaturesOf } from "../../src/domain/analysis/analyze-text.ts";
+import { FEATURE_NAMES } from "../../src/domain/analysis/label-features.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
+import { REVIEW_MODEL_VERSION, type ReviewModelFile } from "../../src/domain/analysis/review-model.ts";
+import { type SparseVector, type TextFeatureConfig, textFeatures } from "../../src/domain/analysis/text-features.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
-import { LABELS, type Label, macroF1Of, parseJsonl } from "./evaluate.ts";
+import { LABELS, type Label, macroF1Of, parseJsonl, sha256 } from "./evaluate.ts";
 import { rulesLabel } from "./label-combiner.ts";
-import { FEATURE_NAMES, labelFeaturesOf } from "./label-features.ts";
 import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
-import { type SparseVector, type TextFeatureConfig, textFeatures } from "./text-features.ts";
 
-/** The version of the model a --write gives (bump when the features, the training or the files change). */
-export const MODEL_VERSION = "review-label-text-model@0.2.0";
+/** The version of the model a --write gives: the one the engine reads (src/domain/analysis/review-model.ts). */
+export const MODEL_VERSION = REVIEW_MODEL_VERSION;
 
 /** The training files written for the experiment (eval/train/): nobody read them while writing rules. */
 export const TRAIN_SETS = ["train/train-a", "train/train-b", "train/train-c", "train/train-d"] as const;
@@ -40,6 +42,21 @@ export interface ModelConfig extends TextFeatureConfig {
   /** The combiner also learns from the files the rules were tuned on, each item weighted this much (0: not). */
   tunedWeight?: number;
 }
+
+// The setting chosen by the cross-validation (README, "Sentiment evaluation"), the engine's model: a stacked
+// model whose combiner learns from every file, the files the rules were tuned on weighted 3 to 1 against the others.
+export const CHOSEN: ModelConfig = {
+  bits: 18,
+  bigrams: true,
+  chars: false,
+  negationScope: 3,
+  lambda: 1e-4,
+  rules: "all",
+  balanced: false,
+  iterations: 200,
+  stacked: true,
+  tunedWeight: 3,
+};
 
 export interface Example {
   set: ModelSet;
@@ -85,7 +102,8 @@ export async function loadExamples(config: TextFeatureConfig, sets?: readonly Mo
     return {
       set: item.set,
       dense,
-      sparse: textFeatures([item.text], config),
+      // The business's names are absent from the words, as the engine reads them (review-model.ts).
+      sparse: textFeatures([item.text], config, neutral),
       y: LABELS.indexOf(item.label),
       rules: rulesLabel(dense),
     };
@@ -268,6 +286,48 @@ export function trainStacked(examples: readonly Example[], config: ModelConfig):
 
 export function predictStacked(model: StackedModel, e: Example): number {
   return predict(model.combiner, withStack(e, logProbabilities(model.text, e)));
+}
+
+/**
+ * The engine's model file (src/domain/analysis/model/review-label.json): a stacked model of `config` trained on
+ * every file, with the sha256 of each; the same files give the same bytes.
+ */
+export async function engineModelText(config: ModelConfig = CHOSEN): Promise<{ text: string; items: number }> {
+  if (!config.stacked) throw new Error("the engine reads a stacked model only");
+  const examples = await loadExamples(config);
+  const sets = [...new Set(examples.map((e) => e.set))];
+  const files = Object.fromEntries(
+    await Promise.all(sets.map(async (s) => [s, sha256(await readEvalFile(`${s}.jsonl`))])),
+  );
+  return { text: `${JSON.stringify(modelFile(trainStacked(examples, config), files))}\n`, items: examples.length };
+}
+
+/** A trained stacked model in the engine's file form (src/domain/analysis/model/review-label.json). */
+export function modelFile(model: StackedModel, files: Record<string, string>): ReviewModelFile {
+  const { text, combiner } = model;
+  const buckets = Object.keys(text.sparse)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const { bits, bigrams, chars, negationScope, ...training } = text.config;
+  return {
+    version: MODEL_VERSION,
+    labels: text.labels,
+    files,
+    training: { ...training, combinerLambda: combiner.config.lambda, combinerIterations: combiner.config.iterations },
+    text: {
+      features: { bits, bigrams, chars, negationScope },
+      bias: text.bias,
+      buckets,
+      weights: buckets.flatMap((b) => text.sparse[b]),
+    },
+    combiner: {
+      features: combiner.dense.features,
+      mean: combiner.dense.mean,
+      scale: combiner.dense.scale,
+      bias: combiner.bias,
+      weights: combiner.dense.weights.flat(),
+    },
+  };
 }
 
 export interface Fold {

@@ -4,13 +4,41 @@ import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
-export function reviewsPerSecond(texts: readonly string[], neutral: ReadonlySet<string>, seconds = 2): number {
-  for (let k = 0; k < 3; k++) for (const t of texts) analyzeText([t], neutral);
+type Analyse = (parts: readonly string[], neutral: ReadonlySet<string>) => unknown;
+
+export function reviewsPerSecond(
+  texts: readonly string[],
+  neutral: ReadonlySet<string>,
+  seconds = 2,
+  analyse: Analyse = analyzeText,
+): number {
+  for (let k = 0; k < 3; k++) for (const t of texts) analyse([t], neutral);
   let n = 0;
   const start = process.cpuUsage();
   while (cpuSeconds(process.cpuUsage(start)) < seconds) {
-    for (const t of texts) analyzeText([t], neutral);
+    for (const t of texts) analyse([t], neutral);
     n += texts.length;
   }
   return n / cpuSeconds(process.cpuUsage(start));
+}
+
+/**
+ * Two analyses measured in alternating rounds (`rounds` of each, `seconds` apiece) so that both see the same
+ * load: each one's best round, and the ratio b/a of each pair of rounds, sorted.
+ */
+export function compareThroughput(
+  texts: readonly string[],
+  neutral: ReadonlySet<string>,
+  a: Analyse,
+  b: Analyse,
+  rounds = 5,
+  seconds = 1,
+): { a: number; b: number; ratios: number[] } {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    as.push(reviewsPerSecond(texts, neutral, seconds, a));
+    bs.push(reviewsPerSecond(texts, neutral, seconds, b));
+  }
+  return { a: Math.max(...as), b: Math.max(...bs), ratios: bs.map((x, r) => x / as[r]).sort((x, y) => x - y) };
 }

@@ -3,6 +3,9 @@ import assert from "node:assert/strict";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { before, test } from "node:test";
+import { analyzeByRules, analyzeText, type ReviewLabel } from "../../src/domain/analysis/analyze-text.ts";
+import { nameWords } from "../../src/domain/analysis/mentions.ts";
+import { REVIEW_MODEL_VERSION } from "../../src/domain/analysis/review-model.ts";
 import { Insights } from "../../src/domain/schemas/insights.ts";
 import { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
@@ -99,6 +102,23 @@ test("without editorial.md the FAQ and summary are generated, flagged, and cite 
         .sort()
         .at(-1) ?? null,
   });
+});
+
+test("the review labels are the model's: insights.json names it, counts its labels and publishes its `mixed`", () => {
+  assert.equal(insights.method.model, REVIEW_MODEL_VERSION);
+  assert.ok(insights.method.analysis_version.includes(REVIEW_MODEL_VERSION));
+  const names = nameWords(dataset.business);
+  const counts: Record<ReviewLabel, number> = { positive: 0, neutral: 0, negative: 0, mixed: 0 };
+  let mixedByTheModelOnly = 0;
+  for (const r of dataset.reviews) {
+    const parts = r.title ? [r.title, r.text] : [r.text];
+    const analysis = analyzeText(parts, names);
+    counts[analysis.overall]++;
+    assert.deepEqual(r.sentiment, analysis.sentiment, r.id);
+    if (analysis.overall === "mixed" && analyzeByRules(parts, names).overall !== "mixed") mixedByTheModelOnly++;
+  }
+  assert.deepEqual(insights.review_labels, counts);
+  assert.ok(mixedByTheModelOnly > 0, "some review is mixed by the model and not by the rules");
 });
 
 test("review sentiment correlates with the stars on the sample content (Spearman's rho)", () => {

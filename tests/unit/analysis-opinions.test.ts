@@ -6,7 +6,14 @@ import { describe, test } from "node:test";
 import { heldOutCheck } from "../../scripts/eval/evaluate.ts";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
-import { ANALYSIS_VERSION, LEXICON_VERSIONS } from "../../src/domain/analysis/version.ts";
+import { REVIEW_MODEL_VERSION } from "../../src/domain/analysis/review-model.ts";
+import {
+  ANALYSIS_VERSION,
+  ENGINE,
+  ENGINE_VERSION,
+  LEXICON_VERSIONS,
+  MODEL_VERSION,
+} from "../../src/domain/analysis/version.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -117,8 +124,10 @@ describe("evaluation integrity", () => {
     assert.equal(heldOutCheck(`${text}{"text": "tuned", "label": "positive"}\n`, pinned).ok, false);
     assert.equal(heldOutCheck(text, "").ok, false);
   });
-  test("the analysis version names the engine and every lexicon", () => {
+  test("the analysis version names the engine, the review-label model and every lexicon", () => {
     for (const [name, version] of Object.entries(LEXICON_VERSIONS))
       assert.ok(ANALYSIS_VERSION.includes(`${name}@${version}`));
+    assert.ok(ANALYSIS_VERSION.includes(`${ENGINE}@${ENGINE_VERSION} ${REVIEW_MODEL_VERSION} `));
+    assert.equal(MODEL_VERSION, REVIEW_MODEL_VERSION);
   });
 });

@@ -1,14 +1,17 @@
 // Issue 18, second and third rounds: one test per class of rule added to the analysis (each fails without its rule).
+// Since engine 2.7.0 the published labels come from the model: these tests assert the rules' own result
+// (analyzeByRules), what each rule decides.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { analyzeText, aspectCues } from "../../src/domain/analysis/analyze-text.ts";
+import { analyzeByRules, aspectCues } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
 import { tokenize } from "../../src/domain/analysis/tokenize.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { ROOT } from "../helpers/paths.ts";
 
-const aspectsOf = (t: string) => analyzeText([t], new Set(["priya"])).aspects.map((a) => `${a.aspect} ${a.polarity}`);
+const aspectsOf = (t: string) =>
+  analyzeByRules([t], new Set(["priya"])).aspects.map((a) => `${a.aspect} ${a.polarity}`);
 
 describe("mentions of names that are words", async () => {
   const content = JSON.parse(await readFile(`${ROOT}/content/business.json`, "utf8"));
@@ -63,7 +66,7 @@ describe("mentions of names that are words", async () => {
 
 describe("opinion rules", () => {
   const names = new Set(["priya", "marcus"]);
-  const label = (t: string) => analyzeText([t], names).overall;
+  const label = (t: string) => analyzeByRules([t], names).overall;
   const has = (t: string, aspect: string) => aspectsOf(t).includes(aspect);
   test("a problem that persists ('still isn't cooling') is a failed job about the work", () => {
     assert.equal(label("Our AC still isn't cooling."), "negative");
@@ -158,8 +161,8 @@ describe("opinion rules", () => {
     assert.equal(label("Took longer than the others."), "negative");
   });
   test("casual 'tho' is a contrast; loyalty and 'took the time' are praise", () => {
-    const tho = analyzeText(["polite tho they left sawdust everywhere"]);
-    const though = analyzeText(["polite though they left sawdust everywhere"]);
+    const tho = analyzeByRules(["polite tho they left sawdust everywhere"]);
+    const though = analyzeByRules(["polite though they left sawdust everywhere"]);
     assert.deepEqual(
       [tho.sentiment, tho.overall, tho.aspects.map((a) => [a.aspect, a.polarity, a.quote.split(" ").length])],
       [though.sentiment, though.overall, though.aspects.map((a) => [a.aspect, a.polarity, a.quote.split(" ").length])],

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { LABELS } from "../../scripts/eval/evaluate.ts";
 import { type Example, ITERATIONS, macroF1, predict, rulesLabel, train } from "../../scripts/eval/label-combiner.ts";
-import { FEATURE_NAMES, labelFeaturesOf, ratingIn } from "../../scripts/eval/label-features.ts";
+import { labelFeaturesOf } from "../../src/domain/analysis/analyze-text.ts";
+import { FEATURE_NAMES, ratingIn } from "../../src/domain/analysis/label-features.ts";
 
 const feature = (x: readonly number[], name: (typeof FEATURE_NAMES)[number]) => x[FEATURE_NAMES.indexOf(name)];
 

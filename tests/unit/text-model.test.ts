@@ -1,23 +1,41 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { readEvalFile } from "../../scripts/eval/eval-files.ts";
 import { LABELS, parseJsonl, sha256 } from "../../scripts/eval/evaluate.ts";
-import { labelFeaturesOf } from "../../scripts/eval/label-features.ts";
-import { fnv1a, textFeatureNames, textFeatures, textTokens } from "../../scripts/eval/text-features.ts";
 import {
   accuracy,
   classF1,
   type Example,
+  engineModelText,
+  loadItems,
   MODEL_SETS,
   MODEL_VERSION,
   type ModelConfig,
+  modelFile,
   predict,
   predictStacked,
-  type StackedModel,
   type TextModel,
   train,
+  trainStacked,
 } from "../../scripts/eval/text-model.ts";
+import { analyzeText, labelFeaturesOf } from "../../src/domain/analysis/analyze-text.ts";
+import {
+  loadReviewModel,
+  modelVerdict,
+  REVIEW_MODEL_VERSION,
+  type ReviewModelFile,
+  reviewModel,
+} from "../../src/domain/analysis/review-model.ts";
+import {
+  fnv1a,
+  SCAN,
+  textBuckets,
+  textFeatureNames,
+  textFeatures,
+  textTokens,
+} from "../../src/domain/analysis/text-features.ts";
 
 const FEATURES = { bits: 12, bigrams: true, chars: false, negationScope: 3 };
 const CONFIG: ModelConfig = { ...FEATURES, lambda: 1e-4, rules: "all", balanced: false, iterations: 60 };
@@ -63,6 +81,47 @@ describe("text-model experiment", () => {
     assert.ok(!textFeatureNames(["great 👍"], { ...FEATURES, bigrams: false }).some((n) => n.startsWith("b:")));
   });
 
+  test("the character scanner finds the words and breaks of the SCAN regular expression", async () => {
+    // SCAN, the definition, applied the plain way.
+    const byRegex = (text: string) => {
+      const out: string[] = [];
+      for (const m of text.toLowerCase().matchAll(SCAN)) out.push(m[1] === undefined ? m[0].replace(/’/g, "'") : "|");
+      return out;
+    };
+    // textTokens, without its negation marks, with every break (a clause's "|" only follows a word).
+    const byScanner = (text: string) => textTokens(text, 0);
+    const squeeze = (xs: string[]) => {
+      const out: string[] = [];
+      for (const x of xs) if (x !== "|" || (out.length && out.at(-1) !== "|")) out.push(x);
+      if (out.length && out.at(-1) !== "|") out.push("|");
+      return out;
+    };
+    const texts = (await loadItems(["dev", "train/train-b", "train/train-c"])).map((i) => i.text);
+    for (const t of texts) assert.deepEqual(byScanner(t), squeeze(byRegex(t)), t);
+    const alphabet = [..."abtuhoweverpgn'’ _-—–.,;:!?()\n\t\u00a0éÉſK1٣😀👍🏽\u200dİ\ud800xyzBUT"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), (chars) => {
+        const t = chars.join("");
+        assert.deepEqual(byScanner(t), squeeze(byRegex(t)), JSON.stringify(t));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test("the engine's hashing gives the buckets of the spelled-out feature names", () => {
+    const texts = ["Not good at all, but FAST 👍", "didn’t call back. Never again!!", "", "Great - fast, cheap (ok)"];
+    for (const config of [FEATURES, { ...FEATURES, chars: true, negationScope: 1 }, { ...FEATURES, bigrams: false }])
+      for (const t of texts) {
+        const parts = [t, "Title here"];
+        const names = textFeatureNames(parts, config).map((n) => fnv1a(n) & ((1 << config.bits) - 1));
+        assert.deepEqual(
+          [...textBuckets(parts, config)],
+          [...new Set(names)].sort((a, b) => a - b),
+          t,
+        );
+      }
+  });
+
   test("a text's hashed vector: sorted buckets in range, unit length, the same every time", () => {
     const v = textFeatures(["Fast, friendly and not expensive!"], FEATURES);
     assert.ok(v.index.length > 5);
@@ -96,28 +155,39 @@ describe("text-model experiment", () => {
   });
 });
 
-describe("the committed text model (eval/model/text-model.json)", () => {
-  test("was trained on the files as they are now, loads and scores them", async () => {
-    const file = JSON.parse(await readFile(new URL("../../eval/model/text-model.json", import.meta.url), "utf8")) as {
-      version: string;
-      files: Record<string, string>;
-      model: StackedModel;
-    };
+const MODEL_PATH = new URL("../../src/domain/analysis/model/review-label.json", import.meta.url);
+const modelText = () => readFile(MODEL_PATH, "utf8");
+
+describe("the engine's review-label model (src/domain/analysis/model/review-label.json)", () => {
+  test("scores a converted model exactly as the training's scoring does", () => {
+    const stacked = trainStacked(
+      EXAMPLES.map((e, i) => ({ ...e, set: i % 2 ? "dev-check" : "train/train-a" })),
+      { ...CONFIG, stacked: true, iterations: 40, tunedWeight: 1 },
+    );
+    const model = loadReviewModel(JSON.parse(JSON.stringify(modelFile(stacked, {}))));
+    const texts = [
+      "great job, fast and friendly",
+      "rude and late, never again",
+      "they came on tuesday",
+      "friendly tech but the price was insane",
+      "ok",
+    ];
+    for (const text of texts) {
+      const dense = labelFeaturesOf([text]);
+      const e: Example = { set: "dev", dense, sparse: textFeatures([text], FEATURES), y: 0, rules: 0 };
+      assert.equal(modelVerdict(model, dense, [text]).overall, LABELS[predictStacked(stacked, e)], text);
+    }
+  });
+
+  test("was trained on the files as they are now, and labels them back (in-sample)", async () => {
+    const file = JSON.parse(await modelText()) as ReviewModelFile;
     assert.equal(file.version, MODEL_VERSION);
+    assert.equal(reviewModel().version, REVIEW_MODEL_VERSION);
     assert.deepEqual(Object.keys(file.files).sort(), [...MODEL_SETS].sort());
     for (const [set, sha] of Object.entries(file.files))
       assert.equal(sha256(await readEvalFile(`${set}.jsonl`)), sha, set);
-    const config = file.model.text.config;
     const items = parseJsonl(await readEvalFile("dev-check.jsonl"), "dev-check.jsonl");
-    const predicted = items.map((item) =>
-      predictStacked(file.model, {
-        set: "dev-check",
-        dense: labelFeaturesOf([item.text]),
-        sparse: textFeatures([item.text], config),
-        y: 0,
-        rules: 0,
-      }),
-    );
+    const predicted = items.map((item) => LABELS.indexOf(analyzeText([item.text]).overall));
     // In-sample: the model has seen these items; it must give them back nearly all.
     assert.ok(
       accuracy(
@@ -125,5 +195,68 @@ describe("the committed text model (eval/model/text-model.json)", () => {
         predicted,
       ) >= 0.9,
     );
+  });
+
+  test("the engine's labels are deterministic and come from the file", async () => {
+    const loaded = loadReviewModel(JSON.parse(await modelText()));
+    const texts = ["Great tech, rude office.", "Fixed the leak. Fine.", "Never again!", "Mixed feelings, honestly."];
+    for (const t of texts) {
+      const dense = labelFeaturesOf([t]);
+      const a = analyzeText([t]);
+      assert.deepEqual(analyzeText([t]), a);
+      const v = modelVerdict(loaded, dense, [t]);
+      assert.deepEqual({ score: v.score, label: v.label }, a.sentiment);
+      assert.equal(v.overall, a.overall);
+    }
+  });
+
+  test("a model file of another version or shape is refused, saying why", async () => {
+    const good = JSON.parse(await modelText()) as ReviewModelFile;
+    const bad = (change: (f: ReviewModelFile) => void) => {
+      const f = structuredClone(good);
+      change(f);
+      return () => loadReviewModel(f);
+    };
+    assert.throws(
+      bad((f) => {
+        f.version = "review-label-text-model@0.0.9";
+      }),
+      /review-label model: version "review-label-text-model@0\.0\.9", this engine reads review-label-text-model@/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.labels = ["positive", "negative", "neutral", "mixed"];
+      }),
+      /review-label model: labels/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.combiner.features = f.combiner.features.slice(1);
+      }),
+      /review-label model: combiner features/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.text.weights = f.text.weights.slice(1);
+      }),
+      /review-label model: text\.weights/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.text.buckets = [...f.text.buckets].reverse();
+      }),
+      /review-label model: text\.buckets must be increasing/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.text.weights[0] += 0.00005;
+      }),
+      /review-label model: text\.weights must have at most 4 decimals/,
+    );
+    assert.throws(() => loadReviewModel(null), /review-label model: not a JSON object/);
+  });
+
+  test("npm run eval:model -- --write gives the committed bytes again", { timeout: 300_000 }, async () => {
+    assert.equal((await engineModelText()).text, await modelText());
   });
 });

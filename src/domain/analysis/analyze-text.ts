@@ -1,10 +1,14 @@
 // Per-review analysis: sentiment score and label, the review label for the insights (`mixed` included), and
 // aspects with their own polarity and an exact quote. Each part (title, text) is split into sentences,
-// clauses (contrast weighting) and opinion units (negation scope, aspect binding).
+// clauses (contrast weighting) and opinion units (negation scope, aspect binding). The rules run once; their
+// findings and the review's words feed the review-label model (review-model.ts), which gives the labels and the
+// score; the aspects are the rules'.
 import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import { labelFeatures } from "./label-features.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { listLabels } from "./list-labels.ts";
+import { modelVerdict, type ReviewLabel, reviewModel } from "./review-model.ts";
 import { changedState, dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
@@ -24,8 +28,7 @@ import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
 export { aspectCues } from "./aspects.ts";
-
-export type ReviewLabel = Sentiment | "mixed";
+export type { ReviewLabel } from "./review-model.ts";
 
 export interface AspectMention {
   aspect: Aspect;
@@ -402,9 +405,37 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
   return { masses, aspects };
 }
 
-/** Analyses a title and a text together; quotes are exact substrings of one of them. */
-export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+/**
+ * The rules' findings, their own verdict and the model's features of them (one rules pass). `nameBlind`: the
+ * names in `neutral` do not count in the review's length (the engine's reading: no name sways a label; the
+ * committed model was trained with them counted, as labelFeaturesOf gives).
+ */
+export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set(), nameBlind = false) {
+  const { masses, aspects } = ruleFindings(parts, neutral);
+  const rules = verdict(masses);
+  return {
+    masses,
+    aspects,
+    rules,
+    features: labelFeatures(masses, rules, aspects, parts, nameBlind ? neutral : undefined),
+  };
+}
+
+/** The rules' findings of a title and a text as the model's features (FEATURE_NAMES order). */
+export function labelFeaturesOf(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): number[] {
+  return ruleAnalysis(parts, neutral).features;
+}
+
+/** The analysis with the rules' own labels and score (engine 2.6.0's output): what a rule's test asserts. */
+export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
   const { masses, aspects } = ruleFindings(parts, neutral);
   const { score, label, overall } = verdict(masses);
+  return { sentiment: { score, label }, overall, aspects };
+}
+
+/** Analyses a title and a text together; quotes are exact substrings of one of them. */
+export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+  const { aspects, features } = ruleAnalysis(parts, neutral, true);
+  const { score, label, overall } = modelVerdict(reviewModel(), features, parts, neutral);
   return { sentiment: { score, label }, overall, aspects };
 }

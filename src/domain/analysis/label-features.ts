@@ -1,10 +1,9 @@
-// The features of the label-combiner experiment (label-combiner.ts): what the rules already computed about a
-// review (weighted praise and criticism, the verdict, failures, the first and last opinion, aspects of each
-// polarity, the rules' own label) and a few cues in the raw text (a rating, a question, a hedge). No word of the
-// review is a feature by itself: the combiner learns how to weigh the engine's findings, not a writer's words.
-import { ruleFindings } from "../../src/domain/analysis/analyze-text.ts";
-import { type Masses, verdict } from "../../src/domain/analysis/verdict.ts";
-import type { Sentiment } from "../../src/domain/schemas/common.ts";
+// The rules' findings as the review-label model's features (review-model.ts): what the rules already computed
+// about a review (weighted praise and criticism, the verdict, failures, the first and last opinion, aspects of
+// each polarity, the rules' own label) and a few cues in the raw text (a rating, a question, a hedge). No word of
+// the review is a feature here: the model's words are text-features.ts.
+import type { Sentiment } from "../schemas/common.ts";
+import type { Masses } from "./verdict.ts";
 
 /** Feature names, in the order of the vector `labelFeatures` returns and the model's weights. */
 export const FEATURE_NAMES = [
@@ -67,12 +66,37 @@ export function ratingIn(text: string): number | undefined {
   return best;
 }
 
-/** The feature vector of one review, in FEATURE_NAMES order. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** A letter or a digit (ASCII ones without the regular expression). */
+function isWordChar(c: string): boolean {
+  const k = c.charCodeAt(0) | 32;
+  return (k >= 97 && k <= 122) || (c >= "0" && c <= "9") || (c.charCodeAt(0) > 127 && WORD_CHAR.test(c));
+}
+
+/** A whitespace-separated word, lowercased, without punctuation at its edges ("Delgado," → "delgado"). */
+function bare(w: string): string {
+  let from = 0;
+  let to = w.length;
+  while (from < to && !isWordChar(w[from])) from++;
+  while (to > from && !isWordChar(w[to - 1])) to--;
+  return w.slice(from, to).toLowerCase();
+}
+
+/** The count of words of the parts, the words in `skip` (bare) left out. */
+function wordCount(parts: readonly string[], skip: ReadonlySet<string>): number {
+  let words = 0;
+  for (const p of parts) for (const w of p.split(/\s+/)) if (w && (skip.size === 0 || !skip.has(bare(w)))) words++;
+  return words;
+}
+
+/** The feature vector of one review, in FEATURE_NAMES order; words in `skip` (names) do not count in its length. */
 export function labelFeatures(
   masses: Masses,
   rules: RuleResult,
   aspects: readonly { polarity: Sentiment }[],
   parts: readonly string[],
+  skip: ReadonlySet<string> = new Set(),
 ): number[] {
   const praise = masses.positive;
   const criticism = -masses.negative;
@@ -81,8 +105,12 @@ export function labelFeatures(
   const weaker = Math.min(up, un);
   const text = parts.join("\n");
   const rating = ratingIn(text);
-  let words = 0;
-  for (const p of parts) words += p.split(/\s+/).filter(Boolean).length;
+  const words = wordCount(parts, skip);
+  let positiveAspects = 0;
+  let negativeAspects = 0;
+  for (const a of aspects)
+    if (a.polarity === "positive") positiveAspects++;
+    else if (a.polarity === "negative") negativeAspects++;
   return [
     squash(praise),
     squash(criticism),
@@ -102,8 +130,8 @@ export function labelFeatures(
     squash(masses.positiveClauses),
     squash(masses.negativeClauses),
     masses.contrast ? 1 : 0,
-    squash(aspects.filter((a) => a.polarity === "positive").length),
-    squash(aspects.filter((a) => a.polarity === "negative").length),
+    squash(positiveAspects),
+    squash(negativeAspects),
     praise === 0 && criticism === 0 ? 1 : 0,
     rating !== undefined && rating >= 0.8 ? 1 : 0,
     rating !== undefined && rating <= 0.4 ? 1 : 0,
@@ -111,10 +139,4 @@ export function labelFeatures(
     HEDGE.test(text) ? 1 : 0,
     squash(words) / 4,
   ];
-}
-
-/** The features of a title and a text, from the engine's own analysis of them. */
-export function labelFeaturesOf(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): number[] {
-  const { masses, aspects } = ruleFindings(parts, neutral);
-  return labelFeatures(masses, verdict(masses), aspects, parts);
 }
