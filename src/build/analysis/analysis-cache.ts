@@ -4,15 +4,16 @@
 // business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
 // tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
-import { appendFile, mkdir, open, readdir, readFile, rename } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
 import { sha256Hex } from "../../domain/hash.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
-import type { RawFile, ValidContent } from "../../domain/validate-content.ts";
+import type { ValidContent } from "../../domain/validate-content.ts";
+import { codeHash } from "../code-hash.ts";
+import { reviewKey } from "../content-snapshot.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
 import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
@@ -22,26 +23,10 @@ import { cacheLine, parseCacheLines } from "./cache-line.ts";
  * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
  */
 const CACHE_FILE = "analysis.ndjson";
-const DOMAIN = fileURLToPath(new URL("../../domain/", import.meta.url));
 /** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
 const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
 /** The layout of a line; part of the fingerprint. */
 const CACHE_FORMAT = 2;
-
-async function codeHash(): Promise<string> {
-  const parts: string[] = [];
-  for (const name of CODE) {
-    const path = join(DOMAIN, name);
-    const files = name.endsWith(".ts")
-      ? [path]
-      : (await readdir(path, { recursive: true, withFileTypes: true }))
-          .filter((e) => e.isFile())
-          .map((e) => join(e.parentPath, e.name))
-          .sort();
-    for (const f of files) parts.push(f.slice(DOMAIN.length), await readFile(f, "utf8"));
-  }
-  return sha256Hex(parts.join("\0"));
-}
 
 async function readCache(
   path: string,
@@ -115,18 +100,18 @@ export interface CachedAnalysis {
 /** Publishes every verified review now (from the cache or by analysis) and returns a publisher over the results. */
 export async function analyseWithCache(
   content: ValidContent,
-  files: readonly RawFile[],
+  /** Each review file's key (reviewKey of its id and text), by path. */
+  keyOf: ReadonlyMap<string, string>,
   cacheDir: string | undefined,
   /** The contact-details policy `content` was guarded with: a record made under another policy is not reused. */
   piiPolicy: PiiPolicy = DEFAULT_PII_POLICY,
 ): Promise<CachedAnalysis> {
-  const textOf = new Map(files.map((f) => [f.path, f.text]));
   const verified = content.reviews.filter((r) => r.content.verified);
-  const keys = verified.map((r) => sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`));
+  const keys = verified.map((r) => keyOf.get(r.file) ?? reviewKey(r.id, JSON.stringify(r.content)));
   const fingerprint = sha256Hex(
     JSON.stringify([
       CACHE_FORMAT,
-      await codeHash(),
+      await codeHash(CODE),
       LEXICON_VERSION,
       process.versions.unicode,
       content.business,
