@@ -8,12 +8,13 @@
 // cannot be set back by tools that restore mtime. A file that is read but hashes to the same key reuses the
 // schema's result. Files with problems are never kept, and the date and catalog checks run on every build
 // (src/domain/validate-content.ts), so errors are always reported. The fingerprint covers this format, the source
-// of the validation code and the zod schemas, and Node's Unicode version: any change starts the snapshot over. A
-// line that does not parse is a miss; a snapshot that cannot be read is ignored with a warning. Deleting the file
-// is always safe.
+// of the validation code and the zod schemas, zod's version and Node's Unicode version: any change starts the
+// snapshot over. A line that does not parse is a miss; a snapshot that cannot be read is ignored with a warning.
+// Deleting the file is always safe.
 import { readFileSync, statSync } from "node:fs";
 import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../domain/hash.ts";
 import type { ReviewContent } from "../domain/schemas/content.ts";
 import type { ReviewFile } from "../domain/validate-content.ts";
@@ -26,6 +27,11 @@ const SNAPSHOT_FORMAT = 1;
 const CODE = ["schemas", "validate-content.ts", "review-dates.ts", "content-errors.ts"];
 /** How much older than the snapshot a file's times must be for its stat to be trusted (coarse timestamps). */
 export const STAT_MARGIN_MS = 2000;
+
+/** The schemas' library: another version may make other content of the same text. */
+const zodVersion = async () =>
+  (JSON.parse(await readFile(fileURLToPath(import.meta.resolve("zod/package.json")), "utf8")) as { version: string })
+    .version;
 
 type Line = [string, number, number, number, number, number, string, ReviewContent];
 
@@ -96,7 +102,9 @@ export async function readReviewFiles(
   paths: readonly string[],
   cacheDir: string | undefined,
 ): Promise<SnapshotRead> {
-  const fingerprint = sha256Hex(JSON.stringify([SNAPSHOT_FORMAT, await codeHash(CODE), process.versions.unicode]));
+  const fingerprint = sha256Hex(
+    JSON.stringify([SNAPSHOT_FORMAT, await codeHash(CODE), await zodVersion(), process.versions.unicode]),
+  );
   const file = cacheDir === undefined ? undefined : join(cacheDir, SNAPSHOT_FILE);
   const old = file ? await load(file, fingerprint) : { entries: new Map<string, Line>(), lines: -1 };
   const takenAt = Date.now();
