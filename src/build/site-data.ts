@@ -101,7 +101,7 @@ export async function completeSite(
     ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;
-  const made = await timed("serialise", () => serialiseDataset(dataset));
+  const made = await timed("serialise", () => serialiseDataset(dataset, analysis.jsonOf));
   serialised?.(dataset, made);
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial, analysis.partsOf));

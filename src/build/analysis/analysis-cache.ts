@@ -11,6 +11,7 @@ import { sha256Hex } from "../../domain/hash.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
+import type { ReviewRecord } from "../../domain/schemas/published.ts";
 import type { ValidContent } from "../../domain/validate-content.ts";
 import { codeHash } from "../code-hash.ts";
 import { reviewKey } from "../content-snapshot.ts";
@@ -18,15 +19,15 @@ import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-wo
 import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
 /**
- * One JSON value a line: the first is {fingerprint}, each other [key, published, parts]. New results are appended, so
- * a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
+ * One line each: the first is JSON of {fingerprint}, each other a review's (cache-line.ts). New results are
+ * appended, so a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
  * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
  */
 const CACHE_FILE = "analysis.ndjson";
 /** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
 const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
 /** The layout of a line; part of the fingerprint. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 async function readCache(
   path: string,
@@ -93,6 +94,8 @@ export interface CachedAnalysis {
   publish: PublishReview;
   /** Each published record's parts of the insights, for buildInsights. */
   partsOf: InsightPartsOf;
+  /** JSON.stringify of a published record when it is known already (read back from the cache), for reviews.json. */
+  jsonOf: (record: ReviewRecord) => string | undefined;
   analysed: number;
   cached: number;
 }
@@ -159,6 +162,10 @@ export async function analyseWithCache(
       if (hit?.published.record === record) return hit.parts;
       makeParts ??= createInsightParts(content.business);
       return makeParts(record);
+    },
+    jsonOf: (record) => {
+      const hit = byId.get(record.id);
+      return hit?.published.record === record ? hit.recordJson : undefined;
     },
     analysed: missing.length,
     cached: verified.length - missing.length,
