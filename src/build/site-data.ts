@@ -67,8 +67,13 @@ export async function checkContent(config: SiteConfig): Promise<CheckedContent> 
   Object.assign(timings, { files_read: snapshot.read, files_from_snapshot: snapshot.statOnly });
   const today = new Date().toISOString().slice(0, 10);
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews, { today }));
-  // Only now, when every file passed: a file with problems is never kept.
-  await timed("snapshot", () => snapshot.save(new Map(content.reviews.map((r) => [r.file, r.content]))));
+  // Only now, when every file passed: a file with problems is never kept. Failing to write it costs the next
+  // build its reading, not this build.
+  await timed("snapshot", () =>
+    snapshot.save(new Map(content.reviews.map((r) => [r.file, r.content]))).catch((e: NodeJS.ErrnoException) => {
+      snapshot.warnings.push(`warning: the content snapshot could not be written: ${e.code ?? e.message}`);
+    }),
+  );
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
   // Contact details are handled before anything is analysed or cached, so no output (and no cache entry) can
   // hold the customer's original words.
