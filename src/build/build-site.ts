@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
+import { DATA_PATHS } from "../domain/feeds/feed-items.ts";
 import { sha256Hex } from "../domain/hash.ts";
 import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
@@ -76,9 +77,13 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     // the pages rendered.
     const variants = new CompressedVariants(config.BUILD_CACHE_DIR);
     let indexed: (() => Promise<Uint8Array>) | undefined;
+    // reviews.json's bytes and hash, made once: the manifest takes both from here rather than reading it back.
+    const hashed = new Map<string, { bytes: Buffer; sha256: string }>();
     const site = await completeSite(checked, (dataset, made) => {
       const bytes = Buffer.from(made.json.buffer, made.json.byteOffset, made.json.length);
-      void variants.of(bytes, sha256Hex(bytes));
+      const sha256 = sha256Hex(bytes);
+      hashed.set(DATA_PATHS.dataset.slice(1), { bytes, sha256 });
+      void variants.of(bytes, sha256);
       indexed = startIndexing(dataset, bytes, undefined, made.reviewOffsets);
     }).catch(async (e: unknown) => {
       await bundle.catch(() => undefined);
@@ -116,6 +121,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
         reviewCount: site.dataset.reviews.length,
       },
       variants,
+      hashed,
     );
     await writeStaticHostFiles(tmp, manifest);
     site.timings.manifest_and_compression = Math.round(performance.now() - t0);

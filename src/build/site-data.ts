@@ -12,9 +12,10 @@ import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
 import { type DatasetJson, serialiseDataset } from "../domain/search/index-writer.ts";
-import { validateContent } from "../domain/validate-content.ts";
+import { type ReviewFile, validateContent } from "../domain/validate-content.ts";
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
-import { misplacedWarning, type RawContent, readContent } from "./read-content.ts";
+import type { SnapshotRead } from "./content-snapshot.ts";
+import { misplacedWarning, type RawContent, readContentForBuild } from "./read-content.ts";
 
 export interface SiteData {
   baseUrl: string;
@@ -42,7 +43,9 @@ type SiteConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config
 export interface CheckedContent {
   config: SiteConfig;
   timings: Record<string, number>;
-  raw: RawContent;
+  raw: RawContent<ReviewFile>;
+  /** What the build knew of each review file before this build (content-snapshot.ts). */
+  snapshot: SnapshotRead;
   guarded: ReturnType<typeof guardContent>;
   editorial: EditorialContent | undefined;
   policy: PiiPolicy;
@@ -60,15 +63,23 @@ const timer =
 export async function checkContent(config: SiteConfig): Promise<CheckedContent> {
   const timings: Record<string, number> = {};
   const timed = timer(timings);
-  const raw = await timed("read", () => readContent(config.CONTENT_DIR));
+  const { raw, snapshot } = await timed("read", () => readContentForBuild(config.CONTENT_DIR, config.BUILD_CACHE_DIR));
+  Object.assign(timings, { files_read: snapshot.read, files_from_snapshot: snapshot.statOnly });
   const today = new Date().toISOString().slice(0, 10);
   const content = await timed("validate", () => validateContent(raw.business, raw.reviews, { today }));
+  // Only now, when every file passed: a file with problems is never kept. Failing to write it costs the next
+  // build its reading, not this build.
+  await timed("snapshot", () =>
+    snapshot.save(new Map(content.reviews.map((r) => [r.file, r.content]))).catch((e: NodeJS.ErrnoException) => {
+      snapshot.warnings.push(`warning: the content snapshot could not be written: ${e.code ?? e.message}`);
+    }),
+  );
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
   // Contact details are handled before anything is analysed or cached, so no output (and no cache entry) can
   // hold the customer's original words.
   const policy = config.PII_POLICY ?? DEFAULT_PII_POLICY;
   const guarded = await timed("guard", () => guardContent(content, policy));
-  return { config, timings, raw, guarded, editorial, policy };
+  return { config, timings, raw, snapshot, guarded, editorial, policy };
 }
 
 /**
@@ -80,21 +91,22 @@ export async function completeSite(
   checked: CheckedContent,
   serialised?: (dataset: ReviewsDataset, made: DatasetJson) => void,
 ): Promise<SiteData> {
-  const { config, timings, raw, guarded, editorial, policy } = checked;
+  const { config, timings, raw, snapshot, guarded, editorial, policy } = checked;
   const timed = timer(timings);
   const analysis = await timed("analyse", () =>
-    analyseWithCache(guarded.content, raw.reviews, config.BUILD_CACHE_DIR, policy),
+    analyseWithCache(guarded.content, snapshot.keys, config.BUILD_CACHE_DIR, policy),
   );
   Object.assign(timings, { reviews_analysed: analysis.analysed, reviews_from_cache: analysis.cached });
   const published = await timed("publish", () =>
     publishDataset(guarded.content, { publish: analysis.publish, piiPolicy: "off" }),
   );
   const warnings = [
+    ...snapshot.warnings,
     ...raw.misplaced.map(misplacedWarning),
     ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;
-  const made = await timed("serialise", () => serialiseDataset(dataset));
+  const made = await timed("serialise", () => serialiseDataset(dataset, analysis.jsonOf));
   serialised?.(dataset, made);
   const baseUrl = config.BASE_URL;
   const insights = await timed("insights", () => buildInsights(published, editorial, analysis.partsOf));

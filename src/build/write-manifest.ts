@@ -18,6 +18,8 @@ export async function writeManifest(
   outDir: string,
   info: { baseUrl: string; lastModified: string | undefined; reviewCount: number },
   variants: CompressedVariants,
+  /** Files whose bytes the build wrote from memory and already hashed (reviews.json), by path: not read back. */
+  hashed: ReadonlyMap<string, { bytes: Buffer; sha256: string }> = new Map(),
 ): Promise<BuildManifest> {
   const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
   const files = entries
@@ -27,10 +29,12 @@ export async function writeManifest(
     .sort();
   const manifestFiles: Record<string, ManifestEntry> = {};
   for (const file of files) {
-    const bytes = await readFile(join(outDir, file));
+    const known = hashed.get(file);
+    const bytes = known?.bytes ?? (await readFile(join(outDir, file)));
     const urlPath = urlPathOf(file);
     const type = mediaTypeOf(urlPath, file);
-    const entry: ManifestEntry = { file, type, sha256: sha256Hex(bytes), size: bytes.length, encodings: {} };
+    const sha256 = known?.sha256 ?? sha256Hex(bytes);
+    const entry: ManifestEntry = { file, type, sha256, size: bytes.length, encodings: {} };
     if (isCompressible(type) && bytes.length >= 256) {
       const compressed = await variants.of(bytes, entry.sha256);
       for (const name of ["br", "gzip"] as const) {

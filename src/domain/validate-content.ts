@@ -10,6 +10,17 @@ export interface RawFile {
   text: string;
 }
 
+/**
+ * A review file whose text an earlier build already parsed and checked against the review schema, with the same
+ * code (the build's content snapshot, src/build/content-snapshot.ts): its content is taken as the schema made it.
+ */
+export interface KnownReviewFile {
+  path: string;
+  content: ReviewContent;
+}
+
+export type ReviewFile = RawFile | KnownReviewFile;
+
 export interface ValidContent {
   business: BusinessContent;
   reviews: { id: string; file: string; content: ReviewContent }[];
@@ -79,7 +90,7 @@ export function catalogProblems(
 
 export function validateContent(
   businessFile: RawFile,
-  reviewFiles: readonly RawFile[],
+  reviewFiles: readonly ReviewFile[],
   options: ValidateOptions = {},
 ): ValidContent {
   const problems: ContentProblem[] = [];
@@ -102,9 +113,13 @@ export function validateContent(
       continue;
     }
     seen.set(id, file.path);
-    const json = parseJson(file, problems);
-    if (json === undefined) continue;
-    const parsed = ReviewContent.safeParse(json);
+    let parsed: z.ZodSafeParseResult<ReviewContent>;
+    if ("content" in file) parsed = { success: true, data: file.content };
+    else {
+      const json = parseJson(file, problems);
+      if (json === undefined) continue;
+      parsed = ReviewContent.safeParse(json);
+    }
     if (!parsed.success) {
       problems.push(...zodProblems(file.path, parsed.error));
       continue;

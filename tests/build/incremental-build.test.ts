@@ -5,7 +5,9 @@ import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { STAT_MARGIN_MS } from "../../src/build/content-snapshot.ts";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { changeOneReview, contentFixture } from "../helpers/build.ts";
@@ -44,7 +46,10 @@ async function filesOf(dir: string): Promise<Map<string, Buffer>> {
 test("a rebuild after one changed review analyses it alone and equals a clean build byte for byte", async () => {
   const content = await contentFixture();
   const cache = await tempDir("cache");
+  // Older than the content snapshot's margin, so that the rebuild trusts unchanged files from their stat alone.
+  await sleep(STAT_MARGIN_MS + 200);
   const first = await build(content, cache);
+  assert.equal(first.timings.files_from_snapshot, 0);
   const total = first.timings.reviews_analysed;
   assert.ok(total > 100, `the sample has verified reviews (${total})`);
   assert.equal(first.timings.reviews_from_cache, 0);
@@ -52,6 +57,9 @@ test("a rebuild after one changed review analyses it alone and equals a clean bu
   await changeOneReview(content);
 
   const cached = await build(content, cache);
+  // Only the changed file was read: every other one came from the content snapshot.
+  assert.equal(cached.timings.files_read, 1);
+  assert.ok(cached.timings.files_from_snapshot > 100, `${cached.timings.files_from_snapshot} files from the snapshot`);
   assert.equal(cached.timings.reviews_analysed, 1);
   assert.equal(cached.timings.reviews_from_cache, total - 1);
   // Compressed variants: the files whose bytes did not change come from the cache, the changed ones

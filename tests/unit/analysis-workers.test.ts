@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyseInWorkers } from "../../src/build/analysis/analyse-in-workers.ts";
-import { parseCacheLines } from "../../src/build/analysis/cache-line.ts";
+import { cacheLine, parseCacheLines } from "../../src/build/analysis/cache-line.ts";
 import { readContent } from "../../src/build/read-content.ts";
 import { createInsightParts } from "../../src/domain/insights/review-parts.ts";
 import { createReviewPublisher } from "../../src/domain/publish-reviews.ts";
@@ -26,7 +26,12 @@ test("worker threads publish the same records and insight parts as the main thre
   });
   const { results: actual, lines } = await analyseInWorkers({ business: content.business, items }, 1000);
   assert.equal(actual.length, expected.length);
-  assert.deepEqual(actual, expected);
+  // Read back from the workers' lines, each result also carries its record's JSON: exactly JSON.stringify of it.
+  for (const a of actual) assert.equal(a.recordJson, JSON.stringify(a.published.record));
+  assert.deepEqual(
+    actual.map(({ recordJson, ...rest }) => rest),
+    expected,
+  );
   // The workers' cache lines are the results under their keys, as the main thread writes them.
   const onMain = await analyseInWorkers({ business: content.business, items }, Number.POSITIVE_INFINITY);
   assert.deepEqual(onMain.results, expected);
@@ -39,4 +44,21 @@ test("worker threads publish the same records and insight parts as the main thre
     actual.some((a) => a.parts.phrases.length > 0 && a.parts.cues.some((c) => c.length > 0)),
     "the sample has keyphrase candidates and aspect cues",
   );
+});
+
+test("a cache line cut short or in another layout is skipped; the record's JSON is kept as written", () => {
+  const value = {
+    published: { record: { id: "a", text: "tab\there, newline\nthere" }, named: [], label: "x" },
+    parts: { phrases: [], cues: [] },
+  } as unknown as Parameters<typeof cacheLine>[1];
+  const line = cacheLine("k1", value);
+  assert.equal(line.split("\t").length, 3, "JSON text holds no raw tab");
+  const text = `${line}["k2",{"record":{}},{}]\n${line.slice(0, line.length - 5)}\n${cacheLine("k3", value)}`;
+  const parsed = Array.from(parseCacheLines(text));
+  assert.deepEqual(
+    parsed.map(([key]) => key),
+    ["k1", "k3"],
+  );
+  assert.deepEqual(parsed[0][1].published, value.published);
+  assert.equal(parsed[0][1].recordJson, JSON.stringify(value.published.record));
 });

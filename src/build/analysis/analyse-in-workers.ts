@@ -22,6 +22,8 @@ export interface AnalysedItems {
 export interface Analysed {
   published: ReturnType<PublishReview>;
   parts: ReviewInsightParts;
+  /** JSON.stringify(published.record), when the record was read back from it (cache-line.ts). */
+  recordJson?: string;
 }
 
 /** Analyses one review: what the cache keeps for it. */

@@ -4,44 +4,30 @@
 // business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
 // tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
-import { appendFile, mkdir, open, readdir, readFile, rename } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
 import { sha256Hex } from "../../domain/hash.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
-import type { RawFile, ValidContent } from "../../domain/validate-content.ts";
+import type { ReviewRecord } from "../../domain/schemas/published.ts";
+import type { ValidContent } from "../../domain/validate-content.ts";
+import { codeHash } from "../code-hash.ts";
+import { reviewKey } from "../content-snapshot.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
 import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
 /**
- * One JSON value a line: the first is {fingerprint}, each other [key, published, parts]. New results are appended, so
- * a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
+ * One line each: the first is JSON of {fingerprint}, each other a review's (cache-line.ts). New results are
+ * appended, so a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
  * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
  */
 const CACHE_FILE = "analysis.ndjson";
-const DOMAIN = fileURLToPath(new URL("../../domain/", import.meta.url));
 /** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
 const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
 /** The layout of a line; part of the fingerprint. */
-const CACHE_FORMAT = 2;
-
-async function codeHash(): Promise<string> {
-  const parts: string[] = [];
-  for (const name of CODE) {
-    const path = join(DOMAIN, name);
-    const files = name.endsWith(".ts")
-      ? [path]
-      : (await readdir(path, { recursive: true, withFileTypes: true }))
-          .filter((e) => e.isFile())
-          .map((e) => join(e.parentPath, e.name))
-          .sort();
-    for (const f of files) parts.push(f.slice(DOMAIN.length), await readFile(f, "utf8"));
-  }
-  return sha256Hex(parts.join("\0"));
-}
+const CACHE_FORMAT = 3;
 
 async function readCache(
   path: string,
@@ -108,6 +94,8 @@ export interface CachedAnalysis {
   publish: PublishReview;
   /** Each published record's parts of the insights, for buildInsights. */
   partsOf: InsightPartsOf;
+  /** JSON.stringify of a published record when it is known already (read back from the cache), for reviews.json. */
+  jsonOf: (record: ReviewRecord) => string | undefined;
   analysed: number;
   cached: number;
 }
@@ -115,18 +103,18 @@ export interface CachedAnalysis {
 /** Publishes every verified review now (from the cache or by analysis) and returns a publisher over the results. */
 export async function analyseWithCache(
   content: ValidContent,
-  files: readonly RawFile[],
+  /** Each review file's key (reviewKey of its id and text), by path. */
+  keyOf: ReadonlyMap<string, string>,
   cacheDir: string | undefined,
   /** The contact-details policy `content` was guarded with: a record made under another policy is not reused. */
   piiPolicy: PiiPolicy = DEFAULT_PII_POLICY,
 ): Promise<CachedAnalysis> {
-  const textOf = new Map(files.map((f) => [f.path, f.text]));
   const verified = content.reviews.filter((r) => r.content.verified);
-  const keys = verified.map((r) => sha256Hex(`${r.id}\n${textOf.get(r.file) ?? JSON.stringify(r.content)}`));
+  const keys = verified.map((r) => keyOf.get(r.file) ?? reviewKey(r.id, JSON.stringify(r.content)));
   const fingerprint = sha256Hex(
     JSON.stringify([
       CACHE_FORMAT,
-      await codeHash(),
+      await codeHash(CODE),
       LEXICON_VERSION,
       process.versions.unicode,
       content.business,
@@ -174,6 +162,10 @@ export async function analyseWithCache(
       if (hit?.published.record === record) return hit.parts;
       makeParts ??= createInsightParts(content.business);
       return makeParts(record);
+    },
+    jsonOf: (record) => {
+      const hit = byId.get(record.id);
+      return hit?.published.record === record ? hit.recordJson : undefined;
     },
     analysed: missing.length,
     cached: verified.length - missing.length,

@@ -30,10 +30,14 @@ export interface DatasetJson {
  * JSON.stringify(dataset) as UTF-8, written review by review so that each review's byte range is known from the
  * strings that make the bytes: the index writer then need not stringify every review again to find and check it.
  */
-export function serialiseDataset(dataset: ReviewsDataset): DatasetJson {
+export function serialiseDataset(
+  dataset: ReviewsDataset,
+  /** A review's JSON.stringify when the caller has it already (the build's analysis cache). */
+  jsonOf: (review: ReviewsDataset["reviews"][number]) => string | undefined = () => undefined,
+): DatasetJson {
   // What headOf and the closing "]}" spell: JSON.stringify would write other members too.
   if (Object.keys(dataset).join() !== "business,aggregate_rating,reviews") throw new Error("unexpected dataset shape");
-  const parts = dataset.reviews.map((r) => JSON.stringify(r));
+  const parts = dataset.reviews.map((r) => jsonOf(r) ?? JSON.stringify(r));
   const head = headOf(dataset);
   const reviewOffsets = new Uint32Array(parts.length + 1);
   let at = Buffer.byteLength(head);

@@ -1,0 +1,200 @@
+// The content snapshot: what the previous build learnt about each review file, kept in BUILD_CACHE_DIR so that a
+// rebuild neither reads, parses nor schema-checks a file that did not change. One JSON value a line: the first is
+// {fingerprint}, each other [path, size, mtimeMs, ctimeMs, ino, takenAt, key, content], the last line of a path
+// winning. `key` is the file's key in the analysis cache (sha256 of its id and text) and `content` what the review
+// schema made of its text. A file is trusted from its stat alone when size, mtime, ctime and inode all match and
+// both times are older than `takenAt` (when the line was taken) by more than STAT_MARGIN_MS, so a file changed in
+// the same second as the snapshot (or on a filesystem with coarse timestamps) is read and hashed again; ctime
+// cannot be set back by tools that restore mtime. A file that is read but hashes to the same key reuses the
+// schema's result. Files with problems are never kept, and the date and catalog checks run on every build
+// (src/domain/validate-content.ts), so errors are always reported. The fingerprint covers this format, the source
+// of the validation code and the zod schemas, zod's version and Node's Unicode version: any change starts the
+// snapshot over. A line that does not parse is a miss; a snapshot that cannot be read is ignored with a warning.
+// Deleting the file is always safe.
+import { readFileSync, statSync } from "node:fs";
+import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sha256Hex } from "../domain/hash.ts";
+import type { ReviewContent } from "../domain/schemas/content.ts";
+import type { ReviewFile } from "../domain/validate-content.ts";
+import { codeHash } from "./code-hash.ts";
+
+const SNAPSHOT_FILE = "content-snapshot.ndjson";
+/** The layout of a line; part of the fingerprint. */
+const SNAPSHOT_FORMAT = 1;
+/** What a file's validated content is computed by. */
+const CODE = ["schemas", "validate-content.ts", "review-dates.ts", "content-errors.ts"];
+/** How much older than the snapshot a file's times must be for its stat to be trusted (coarse timestamps). */
+export const STAT_MARGIN_MS = 2000;
+
+/** The schemas' library: another version may make other content of the same text. */
+const zodVersion = async () =>
+  (JSON.parse(await readFile(fileURLToPath(import.meta.resolve("zod/package.json")), "utf8")) as { version: string })
+    .version;
+
+type Line = [string, number, number, number, number, number, string, ReviewContent];
+
+/** The analysis cache's key of a review file (analysis-cache.ts). */
+export const reviewKey = (id: string, text: string): string => sha256Hex(`${id}\n${text}`);
+const idOf = (path: string) => path.replace(/^.*\//, "").replace(/\.json$/, "");
+
+interface Loaded {
+  entries: Map<string, Line>;
+  /** Lines in the file, or -1 when it is to be written whole. */
+  lines: number;
+  warning?: string;
+}
+
+async function load(path: string, fingerprint: string): Promise<Loaded> {
+  const entries = new Map<string, Line>();
+  let text: string;
+  try {
+    text = (await readFile(path)).toString("utf8");
+  } catch {
+    return { entries, lines: -1 }; // none yet
+  }
+  const first = text.indexOf("\n");
+  let head: { fingerprint?: string } | undefined;
+  try {
+    head = first === -1 ? undefined : (JSON.parse(text.slice(0, first)) as { fingerprint?: string });
+  } catch {
+    head = undefined;
+  }
+  if (head?.fingerprint === undefined) {
+    return { entries, lines: -1, warning: `warning: ${path} was unreadable and is ignored (it will be rewritten)` };
+  }
+  if (head.fingerprint !== fingerprint) return { entries, lines: -1 }; // other code: start over, silently
+  let lines = 0;
+  let start = first + 1;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      lines++;
+      try {
+        const line = JSON.parse(text.slice(start, end)) as Line;
+        if (Array.isArray(line) && line.length === 8 && typeof line[0] === "string") entries.set(line[0], line);
+      } catch {
+        // an interrupted append: that file is read again
+      }
+    }
+    start = end + 1;
+  }
+  return { entries, lines };
+}
+
+export interface SnapshotRead {
+  files: ReviewFile[];
+  /** The analysis cache's key of every file, by path. */
+  keys: Map<string, string>;
+  /** Files trusted from their stat alone / read again. */
+  statOnly: number;
+  read: number;
+  warnings: string[];
+  /** Records the files that passed validation (`valid`: their validated content by path) for the next build. */
+  save: (valid: ReadonlyMap<string, ReviewContent>) => Promise<void>;
+}
+
+/** The review files at `paths` (relative to `contentDir`), from the snapshot in `cacheDir` where it still holds. */
+export async function readReviewFiles(
+  contentDir: string,
+  paths: readonly string[],
+  cacheDir: string | undefined,
+): Promise<SnapshotRead> {
+  const fingerprint = sha256Hex(
+    JSON.stringify([SNAPSHOT_FORMAT, await codeHash(CODE), await zodVersion(), process.versions.unicode]),
+  );
+  const file = cacheDir === undefined ? undefined : join(cacheDir, SNAPSHOT_FILE);
+  const old = file ? await load(file, fingerprint) : { entries: new Map<string, Line>(), lines: -1 };
+  const takenAt = Date.now();
+  const files: ReviewFile[] = [];
+  const keys = new Map<string, string>();
+  /** New lines, for files whose line changed (their content not yet known: set after validation). */
+  const fresh: Fresh[] = [];
+  const kept: Line[] = [];
+  let statOnly = 0;
+  for (const path of paths) {
+    // One after another on this thread: see read-content.ts.
+    const full = join(contentDir, path);
+    const s = statSync(full);
+    const stat: [number, number, number, number] = [s.size, s.mtimeMs, s.ctimeMs, s.ino];
+    const line = old.entries.get(path);
+    if (
+      line &&
+      line[1] === stat[0] &&
+      line[2] === stat[1] &&
+      line[3] === stat[2] &&
+      line[4] === stat[3] &&
+      Math.max(stat[1], stat[2]) < line[5] - STAT_MARGIN_MS
+    ) {
+      statOnly++;
+      files.push({ path, content: line[7] });
+      keys.set(path, line[6]);
+      kept.push(line);
+      continue;
+    }
+    const text = readFileSync(full, "utf8");
+    const key = reviewKey(idOf(path), text);
+    keys.set(path, key);
+    if (line && line[6] === key) files.push({ path, content: line[7] });
+    else files.push({ path, text });
+    fresh.push({ path, stat, key });
+  }
+  return {
+    files,
+    keys,
+    statOnly,
+    read: paths.length - statOnly,
+    warnings: old.warning ? [old.warning] : [],
+    save: async (valid) => {
+      if (file && cacheDir) await writeSnapshot(cacheDir, file, fingerprint, old.lines, kept, fresh, takenAt, valid);
+    },
+  };
+}
+
+type Fresh = { path: string; stat: [number, number, number, number]; key: string };
+
+async function writeSnapshot(
+  dir: string,
+  path: string,
+  fingerprint: string,
+  lines: number,
+  kept: Line[],
+  fresh: Fresh[],
+  takenAt: number,
+  valid: ReadonlyMap<string, ReviewContent>,
+): Promise<void> {
+  let added = "";
+  let count = 0;
+  for (const f of fresh) {
+    const content = valid.get(f.path);
+    if (content === undefined) continue;
+    added += `${JSON.stringify([f.path, ...f.stat, takenAt, f.key, content])}\n`;
+    count++;
+  }
+  await mkdir(dir, { recursive: true });
+  if (lines >= 0 && lines + count <= 2 * (kept.length + count) + 1000) {
+    // A leading newline ends a line an interrupted append may have left open.
+    if (count > 0) await appendFile(path, `\n${added}`);
+    return;
+  }
+  const tmp = `${path}.tmp-${process.pid}`;
+  const handle = await open(tmp, "w");
+  try {
+    await handle.write(`${JSON.stringify({ fingerprint })}\n`);
+    let chunk = "";
+    for (const line of kept) {
+      chunk += `${JSON.stringify(line)}\n`;
+      if (chunk.length > 1 << 20) {
+        await handle.write(chunk);
+        chunk = "";
+      }
+    }
+    await handle.write(chunk);
+    await handle.write(added);
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
+}
