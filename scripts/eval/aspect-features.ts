@@ -1,0 +1,188 @@
+// The aspect-model experiment of issue 18 (aspect-model.ts, npm run eval:aspects), its pure half: the features of
+// one review for each of the nine aspects and the scoring of a trained model. For each aspect the model decides
+// absent / positive / negative / neutral from the rules' mentions of that aspect (their polarities), the rules'
+// review label, the words of the rules' quotes for it (shared across aspects and conjoined with the aspect) and,
+// optionally, the words of the whole text conjoined with the aspect. Feature names are hashed (FNV-1a) into
+// 2^bits buckets; a name conjoined with an aspect is its hash mixed with the aspect's number. No fs, no eval
+// imports: this file can move into src/domain/analysis with text-features.ts.
+import type { AspectMention, ReviewLabel } from "../../src/domain/analysis/analyze-text.ts";
+import { sentences } from "../../src/domain/analysis/segment.ts";
+import { ASPECTS, type Aspect } from "../../src/domain/schemas/common.ts";
+import { fnv1a, type SparseVector, type TextFeatureConfig, textFeatureNames } from "./text-features.ts";
+
+/** The version of the model a --write gives (bump when the features, the training or the files change). */
+export const ASPECT_MODEL_VERSION = "aspect-polarity-model@0.1.0";
+
+/** What the model decides per aspect; class 0 is "the review says nothing of it". */
+export const ASPECT_CLASSES = ["absent", "positive", "negative", "neutral"] as const;
+export type AspectClass = (typeof ASPECT_CLASSES)[number];
+
+export interface AspectFeatureConfig extends TextFeatureConfig {
+  /** Words of the whole text conjoined with the aspect. */
+  text: boolean;
+  /** Words of the rules' quotes of the aspect (shared across aspects and conjoined with it). */
+  quotes: boolean;
+  /** The model may add an aspect the rules did not find (its quote: the sentence that most supports it). */
+  add: boolean;
+  /** The model may drop an aspect the rules found (else a rules aspect judged absent keeps the rules' mentions). */
+  drop: boolean;
+}
+
+export interface AspectModel {
+  version: string;
+  classes: readonly AspectClass[];
+  config: AspectFeatureConfig;
+  bias: number[];
+  /** Hash bucket → one weight per class (rounded; zero rows left out). */
+  sparse: Record<string, number[]>;
+}
+
+/** A model ready to score: its rows by bucket number. */
+export interface PreparedAspectModel {
+  model: AspectModel;
+  rows: Map<number, readonly number[]>;
+  mask: number;
+}
+
+/** Refuses a model of another version or shape; indexes its rows. */
+export function prepareAspectModel(model: AspectModel): PreparedAspectModel {
+  if (model.version !== ASPECT_MODEL_VERSION)
+    throw new Error(`aspect model ${model.version}: this code reads ${ASPECT_MODEL_VERSION} only`);
+  if (model.classes.join() !== ASPECT_CLASSES.join() || model.bias.length !== ASPECT_CLASSES.length)
+    throw new Error(`aspect model: classes must be ${ASPECT_CLASSES.join(", ")}`);
+  const rows = new Map<number, readonly number[]>();
+  for (const [bucket, row] of Object.entries(model.sparse)) rows.set(Number(bucket), row);
+  return { model, rows, mask: (1 << model.config.bits) - 1 };
+}
+
+/** A hash conjoined with aspect number `a` (0..8); `a` = -1 leaves it shared. */
+const conjoin = (h: number, a: number) =>
+  a < 0 ? h : Math.imul((h ^ Math.imul(a + 1, 0x9e3779b1)) >>> 0, 0x01000193) >>> 0;
+
+/** The rules' polarities of one aspect as one name ("none", "positive", "negative+positive", ...). */
+const polarityKey = (mentions: readonly AspectMention[]) =>
+  mentions.length === 0 ? "none" : [...new Set(mentions.map((m) => m.polarity))].sort().join("+");
+
+export interface ReviewRules {
+  aspects: readonly AspectMention[];
+  overall: ReviewLabel;
+}
+
+/** The features of one review for each aspect (ASPECTS order); the text's names are hashed once. */
+export function aspectFeatures(
+  parts: readonly string[],
+  rules: ReviewRules,
+  config: AspectFeatureConfig,
+  textHashes: readonly number[] = config.text ? textFeatureNames(parts, config).map((n) => fnv1a(`t:${n}`)) : [],
+): SparseVector[] {
+  const mask = (1 << config.bits) - 1;
+  return ASPECTS.map((aspect, a) => {
+    const mentions = rules.aspects.filter((m) => m.aspect === aspect);
+    const index: number[] = [];
+    const value: number[] = [];
+    const add = (h: number, v: number) => {
+      index.push(h & mask);
+      value.push(v);
+    };
+    const flags = [`aspect`, `rules:${polarityKey(mentions)}`, `overall:${rules.overall}`];
+    for (const f of flags) {
+      const h = fnv1a(f);
+      add(h, 1);
+      add(conjoin(h, a), 1);
+    }
+    if (config.quotes && mentions.length) {
+      const names = textFeatureNames(
+        mentions.map((m) => m.quote),
+        config,
+      );
+      const v = 1 / Math.sqrt(names.length || 1);
+      for (const n of names) {
+        const h = fnv1a(`q:${n}`);
+        add(h, v);
+        add(conjoin(h, a), v);
+      }
+    }
+    if (textHashes.length) {
+      const v = 1 / Math.sqrt(textHashes.length);
+      for (const h of textHashes) add(conjoin(h, a), v);
+    }
+    return { index: Int32Array.from(index), value: Float64Array.from(value) };
+  });
+}
+
+/** The class scores of one feature vector. */
+export function aspectScores(prepared: PreparedAspectModel, x: SparseVector): number[] {
+  const z = [...prepared.model.bias];
+  for (let j = 0; j < x.index.length; j++) {
+    const row = prepared.rows.get(x.index[j]);
+    if (row) for (let c = 0; c < z.length; c++) z[c] += row[c] * x.value[j];
+  }
+  return z;
+}
+
+const argmax = (z: readonly number[]) => z.indexOf(Math.max(...z));
+
+/** The sentence of the parts whose own words (conjoined with aspect `a`) most support class `c` over absent. */
+function bestSentence(
+  parts: readonly string[],
+  prepared: PreparedAspectModel,
+  a: number,
+  c: number,
+): string | undefined {
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const part of parts)
+    for (const s of sentences(part)) {
+      const names = textFeatureNames([s.text], prepared.model.config);
+      let t = 0;
+      for (const n of names) {
+        const row = prepared.rows.get(conjoin(fnv1a(`t:${n}`), a) & prepared.mask);
+        if (row) t += row[c] - row[0];
+      }
+      if (best === undefined || t > bestScore) {
+        best = s.text;
+        bestScore = t;
+      }
+    }
+  return best;
+}
+
+/**
+ * The aspects of a review under the model: per aspect, the class the model gives. A rules mention of that
+ * polarity is kept as it is (its quote); a rules aspect given another polarity keeps the rules' first quote for
+ * it; an aspect the rules did not find is added (when the model's config allows) with the sentence that most
+ * supports it as its quote, an exact substring of one part.
+ */
+export function aspectsWithModel(
+  parts: readonly string[],
+  rules: ReviewRules,
+  prepared: PreparedAspectModel,
+): AspectMention[] {
+  const config = prepared.model.config;
+  const vectors = aspectFeatures(parts, rules, config);
+  // "keep": a rules aspect the model judged absent, kept as the rules found it (config.drop false).
+  const decided = new Map<Aspect, AspectClass | "keep">();
+  ASPECTS.forEach((aspect, a) => {
+    const found = rules.aspects.some((m) => m.aspect === aspect);
+    if (!found && !config.add) return;
+    const c = ASPECT_CLASSES[argmax(aspectScores(prepared, vectors[a]))];
+    decided.set(aspect, c === "absent" && found && !config.drop ? "keep" : c);
+  });
+  const out: AspectMention[] = [];
+  const kept = new Set<Aspect>();
+  for (const m of rules.aspects) {
+    const c = decided.get(m.aspect);
+    if (c === m.polarity || c === "keep") {
+      out.push(m);
+      kept.add(m.aspect);
+    }
+  }
+  ASPECTS.forEach((aspect, a) => {
+    const c = decided.get(aspect);
+    if (c === undefined || c === "absent" || c === "keep" || kept.has(aspect)) return;
+    const rulesQuote = rules.aspects.find((m) => m.aspect === aspect)?.quote;
+    const quote = rulesQuote ?? bestSentence(parts, prepared, a, ASPECT_CLASSES.indexOf(c));
+    if (quote !== undefined) out.push({ aspect, polarity: c, quote });
+  });
+  return out;
+}
