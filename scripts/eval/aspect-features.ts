@@ -22,8 +22,12 @@ export interface AspectFeatureConfig extends TextFeatureConfig {
   text: boolean;
   /** Words of the rules' quotes of the aspect (shared across aspects and conjoined with it). */
   quotes: boolean;
+  /** Words of the sentences that hold the rules' quotes of the aspect (shared and conjoined). */
+  sentences?: boolean;
   /** The model may add an aspect the rules did not find (its quote: the sentence that most supports it). */
   add: boolean;
+  /** When the model's polarity is one of several the rules found for an aspect, all the rules' mentions stay. */
+  keepHedges?: boolean;
   /** The model may drop an aspect the rules found (else a rules aspect judged absent keeps the rules' mentions). */
   drop: boolean;
 }
@@ -63,6 +67,20 @@ const conjoin = (h: number, a: number) =>
 const polarityKey = (mentions: readonly AspectMention[]) =>
   mentions.length === 0 ? "none" : [...new Set(mentions.map((m) => m.polarity))].sort().join("+");
 
+/** The sentences of the parts that hold the mentions' quotes, each once. */
+function sentencesHolding(parts: readonly string[], mentions: readonly AspectMention[]): string[] {
+  const out = new Set<string>();
+  for (const part of parts) {
+    const spans = sentences(part);
+    for (const m of mentions) {
+      const at = part.indexOf(m.quote);
+      if (at < 0) continue;
+      for (const s of spans) if (s.start < at + m.quote.length && at < s.end) out.add(s.text);
+    }
+  }
+  return [...out];
+}
+
 export interface ReviewRules {
   aspects: readonly AspectMention[];
   overall: ReviewLabel;
@@ -84,7 +102,8 @@ export function aspectFeatures(
       index.push(h & mask);
       value.push(v);
     };
-    const flags = [`aspect`, `rules:${polarityKey(mentions)}`, `overall:${rules.overall}`];
+    const key = polarityKey(mentions);
+    const flags = [`aspect`, `rules:${key}`, `overall:${rules.overall}`, `rules:${key} overall:${rules.overall}`];
     for (const f of flags) {
       const h = fnv1a(f);
       add(h, 1);
@@ -98,6 +117,15 @@ export function aspectFeatures(
       const v = 1 / Math.sqrt(names.length || 1);
       for (const n of names) {
         const h = fnv1a(`q:${n}`);
+        add(h, v);
+        add(conjoin(h, a), v);
+      }
+    }
+    if (config.sentences && mentions.length) {
+      const names = textFeatureNames(sentencesHolding(parts, mentions), config);
+      const v = 1 / Math.sqrt(names.length || 1);
+      for (const n of names) {
+        const h = fnv1a(`s:${n}`);
         add(h, v);
         add(conjoin(h, a), v);
       }
@@ -172,7 +200,9 @@ export function aspectsWithModel(
   const kept = new Set<Aspect>();
   for (const m of rules.aspects) {
     const c = decided.get(m.aspect);
-    if (c === m.polarity || c === "keep") {
+    const hedged =
+      config.keepHedges && c !== undefined && rules.aspects.some((o) => o.aspect === m.aspect && o.polarity === c);
+    if (c === m.polarity || c === "keep" || hedged) {
       out.push(m);
       kept.add(m.aspect);
     }

@@ -20,12 +20,14 @@ import {
 import { readEvalFile } from "./eval-files.ts";
 import { evaluate, type LabelledItem, type Prediction, parseJsonl } from "./evaluate.ts";
 import { fnv1a, type SparseVector, textFeatureNames } from "./text-features.ts";
-import { type Example, FOLDS, MODEL_SETS, type ModelSet, train } from "./text-model.ts";
+import { type Example, FOLDS, MODEL_SETS, type ModelSet, train, UNTUNED } from "./text-model.ts";
 
 export interface AspectModelConfig extends AspectFeatureConfig {
   /** L2 penalty per item on every weight but the biases. */
   lambda: number;
   iterations: number;
+  /** Weight of each example from a file the rules were tuned on (the untuned files, UNTUNED, weigh 1). */
+  tunedWeight?: number;
 }
 
 /** One labelled review with the rules' analysis of it. */
@@ -63,7 +65,8 @@ export const goldClasses = (item: LabelledItem): number[] =>
  * The training examples of some items: one per aspect, only those the rules found unless the model may add
  * aspects (then all nine).
  */
-export function aspectExamples(items: readonly AspectItem[], config: AspectFeatureConfig): Example[] {
+export function aspectExamples(items: readonly AspectItem[], config: AspectModelConfig): Example[] {
+  const tuned = config.tunedWeight ?? 1;
   const out: Example[] = [];
   for (const it of items) {
     const textHashes = config.text ? textFeatureNames([it.item.text], config).map((n) => fnv1a(`t:${n}`)) : [];
@@ -71,7 +74,8 @@ export function aspectExamples(items: readonly AspectItem[], config: AspectFeatu
     const gold = goldClasses(it.item);
     ASPECTS.forEach((aspect, a) => {
       if (!config.add && !it.rules.aspects.some((m) => m.aspect === aspect)) return;
-      out.push({ set: it.set, dense: [], sparse: vectors[a] as SparseVector, y: gold[a], rules: 0 });
+      const weight = UNTUNED.includes(it.set) ? 1 : tuned;
+      out.push({ set: it.set, dense: [], sparse: vectors[a] as SparseVector, y: gold[a], rules: 0, weight });
     });
   }
   return out;

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
-import { ASPECTS } from "../../src/domain/schemas/common.ts";
 import {
   ASPECT_CLASSES,
   ASPECT_MODEL_VERSION,
@@ -20,6 +18,8 @@ import {
   trainAspectModel,
 } from "../../scripts/eval/aspect-model.ts";
 import type { LabelledItem } from "../../scripts/eval/evaluate.ts";
+import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+import { ASPECTS } from "../../src/domain/schemas/common.ts";
 
 const CONFIG: AspectModelConfig = {
   bits: 12,
@@ -102,6 +102,19 @@ describe("aspect-model experiment", () => {
   test("absent drops a rules aspect only when the model may drop", () => {
     assert.deepEqual(aspectsWithModel([TEXT], RULES, prepareAspectModel(constant("absent"))), RULES.aspects);
     assert.deepEqual(aspectsWithModel([TEXT], RULES, prepareAspectModel(constant("absent", { drop: true }))), []);
+  });
+
+  test("a polarity among several the rules found keeps them all only with keepHedges", () => {
+    const rules = {
+      overall: "mixed" as const,
+      aspects: [
+        { aspect: "friendliness" as const, polarity: "positive" as const, quote: "The tech was friendly" },
+        { aspect: "friendliness" as const, polarity: "negative" as const, quote: "The price was fair" },
+      ],
+    };
+    assert.deepEqual(aspectsWithModel([TEXT], rules, prepareAspectModel(constant("negative"))), [rules.aspects[1]]);
+    const hedged = prepareAspectModel(constant("negative", { keepHedges: true }));
+    assert.deepEqual(aspectsWithModel([TEXT], rules, hedged), rules.aspects);
   });
 
   test("an added aspect has an exact sentence of the text as its quote", () => {
