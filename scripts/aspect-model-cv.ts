@@ -25,8 +25,10 @@ const BASE: AspectModelConfig = {
   negationScope: 3,
   text: true,
   quotes: true,
+  sentences: true,
   add: false,
   drop: false,
+  keepHedges: true,
   lambda: 1e-4,
   iterations: 200,
 };

@@ -6,7 +6,7 @@
 // 2^bits buckets; a name conjoined with an aspect is its hash mixed with the aspect's number. No fs, no eval
 // imports: this file can move into src/domain/analysis with text-features.ts.
 import type { AspectMention, ReviewLabel } from "../../src/domain/analysis/analyze-text.ts";
-import { sentences } from "../../src/domain/analysis/segment.ts";
+import { type Span, sentences } from "../../src/domain/analysis/segment.ts";
 import { ASPECTS, type Aspect } from "../../src/domain/schemas/common.ts";
 import { fnv1a, type SparseVector, type TextFeatureConfig, textFeatureNames } from "./text-features.ts";
 
@@ -41,10 +41,11 @@ export interface AspectModel {
   sparse: Record<string, number[]>;
 }
 
-/** A model ready to score: its rows by bucket number. */
+/** A model ready to score: for each bucket, where its row starts in `weights` (-1: no row). */
 export interface PreparedAspectModel {
   model: AspectModel;
-  rows: Map<number, readonly number[]>;
+  at: Int32Array;
+  weights: Float64Array;
   mask: number;
 }
 
@@ -54,9 +55,15 @@ export function prepareAspectModel(model: AspectModel): PreparedAspectModel {
     throw new Error(`aspect model ${model.version}: this code reads ${ASPECT_MODEL_VERSION} only`);
   if (model.classes.join() !== ASPECT_CLASSES.join() || model.bias.length !== ASPECT_CLASSES.length)
     throw new Error(`aspect model: classes must be ${ASPECT_CLASSES.join(", ")}`);
-  const rows = new Map<number, readonly number[]>();
-  for (const [bucket, row] of Object.entries(model.sparse)) rows.set(Number(bucket), row);
-  return { model, rows, mask: (1 << model.config.bits) - 1 };
+  const k = ASPECT_CLASSES.length;
+  const at = new Int32Array(1 << model.config.bits).fill(-1);
+  const rows = Object.entries(model.sparse);
+  const weights = new Float64Array(rows.length * k);
+  rows.forEach(([bucket, row], r) => {
+    at[Number(bucket)] = r * k;
+    weights.set(row, r * k);
+  });
+  return { model, at, weights, mask: at.length - 1 };
 }
 
 /** A hash conjoined with aspect number `a` (0..8); `a` = -1 leaves it shared. */
@@ -67,15 +74,18 @@ const conjoin = (h: number, a: number) =>
 const polarityKey = (mentions: readonly AspectMention[]) =>
   mentions.length === 0 ? "none" : [...new Set(mentions.map((m) => m.polarity))].sort().join("+");
 
-/** The sentences of the parts that hold the mentions' quotes, each once. */
-function sentencesHolding(parts: readonly string[], mentions: readonly AspectMention[]): string[] {
+/** The sentences of the parts (`spans`, one list per part) that hold the mentions' quotes, each once. */
+function sentencesHolding(
+  parts: readonly string[],
+  spans: readonly (readonly Span[])[],
+  mentions: readonly AspectMention[],
+): string[] {
   const out = new Set<string>();
-  for (const part of parts) {
-    const spans = sentences(part);
+  for (const [p, part] of parts.entries()) {
     for (const m of mentions) {
       const at = part.indexOf(m.quote);
       if (at < 0) continue;
-      for (const s of spans) if (s.start < at + m.quote.length && at < s.end) out.add(s.text);
+      for (const s of spans[p]) if (s.start < at + m.quote.length && at < s.end) out.add(s.text);
     }
   }
   return [...out];
@@ -86,15 +96,26 @@ export interface ReviewRules {
   overall: ReviewLabel;
 }
 
-/** The features of one review for each aspect (ASPECTS order); the text's names are hashed once. */
+/** The aspects a model decides for a review (ASPECTS order): those the rules found, or all when it may add. */
+export const candidates = (rules: ReviewRules, config: AspectFeatureConfig): boolean[] =>
+  ASPECTS.map((aspect) => config.add || rules.aspects.some((m) => m.aspect === aspect));
+
+/**
+ * The features of one review for each candidate aspect (ASPECTS order; an empty vector for the others); the
+ * text's names are hashed once.
+ */
 export function aspectFeatures(
   parts: readonly string[],
   rules: ReviewRules,
   config: AspectFeatureConfig,
-  textHashes: readonly number[] = config.text ? textFeatureNames(parts, config).map((n) => fnv1a(`t:${n}`)) : [],
+  only: readonly boolean[] = candidates(rules, config),
 ): SparseVector[] {
   const mask = (1 << config.bits) - 1;
+  const textHashes =
+    config.text && only.includes(true) ? textFeatureNames(parts, config).map((n) => fnv1a(`t:${n}`)) : [];
+  let spans: Span[][] | undefined;
   return ASPECTS.map((aspect, a) => {
+    if (!only[a]) return { index: new Int32Array(0), value: new Float64Array(0) };
     const mentions = rules.aspects.filter((m) => m.aspect === aspect);
     const index: number[] = [];
     const value: number[] = [];
@@ -122,7 +143,7 @@ export function aspectFeatures(
       }
     }
     if (config.sentences && mentions.length) {
-      const names = textFeatureNames(sentencesHolding(parts, mentions), config);
+      const names = textFeatureNames(sentencesHolding(parts, (spans ??= parts.map(sentences)), mentions), config);
       const v = 1 / Math.sqrt(names.length || 1);
       for (const n of names) {
         const h = fnv1a(`s:${n}`);
@@ -142,8 +163,8 @@ export function aspectFeatures(
 export function aspectScores(prepared: PreparedAspectModel, x: SparseVector): number[] {
   const z = [...prepared.model.bias];
   for (let j = 0; j < x.index.length; j++) {
-    const row = prepared.rows.get(x.index[j]);
-    if (row) for (let c = 0; c < z.length; c++) z[c] += row[c] * x.value[j];
+    const r = prepared.at[x.index[j]];
+    if (r >= 0) for (let c = 0; c < z.length; c++) z[c] += prepared.weights[r + c] * x.value[j];
   }
   return z;
 }
@@ -164,8 +185,8 @@ function bestSentence(
       const names = textFeatureNames([s.text], prepared.model.config);
       let t = 0;
       for (const n of names) {
-        const row = prepared.rows.get(conjoin(fnv1a(`t:${n}`), a) & prepared.mask);
-        if (row) t += row[c] - row[0];
+        const r = prepared.at[conjoin(fnv1a(`t:${n}`), a) & prepared.mask];
+        if (r >= 0) t += prepared.weights[r + c] - prepared.weights[r];
       }
       if (best === undefined || t > bestScore) {
         best = s.text;
@@ -187,12 +208,13 @@ export function aspectsWithModel(
   prepared: PreparedAspectModel,
 ): AspectMention[] {
   const config = prepared.model.config;
-  const vectors = aspectFeatures(parts, rules, config);
+  const only = candidates(rules, config);
+  const vectors = aspectFeatures(parts, rules, config, only);
   // "keep": a rules aspect the model judged absent, kept as the rules found it (config.drop false).
   const decided = new Map<Aspect, AspectClass | "keep">();
   ASPECTS.forEach((aspect, a) => {
+    if (!only[a]) return;
     const found = rules.aspects.some((m) => m.aspect === aspect);
-    if (!found && !config.add) return;
     const c = ASPECT_CLASSES[argmax(aspectScores(prepared, vectors[a]))];
     decided.set(aspect, c === "absent" && found && !config.drop ? "keep" : c);
   });

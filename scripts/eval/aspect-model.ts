@@ -15,11 +15,12 @@ import {
   type AspectModel,
   aspectFeatures,
   aspectsWithModel,
+  candidates,
   prepareAspectModel,
 } from "./aspect-features.ts";
 import { readEvalFile } from "./eval-files.ts";
 import { evaluate, type LabelledItem, type Prediction, parseJsonl } from "./evaluate.ts";
-import { fnv1a, type SparseVector, textFeatureNames } from "./text-features.ts";
+import type { SparseVector } from "./text-features.ts";
 import { type Example, FOLDS, MODEL_SETS, type ModelSet, train, UNTUNED } from "./text-model.ts";
 
 export interface AspectModelConfig extends AspectFeatureConfig {
@@ -69,11 +70,11 @@ export function aspectExamples(items: readonly AspectItem[], config: AspectModel
   const tuned = config.tunedWeight ?? 1;
   const out: Example[] = [];
   for (const it of items) {
-    const textHashes = config.text ? textFeatureNames([it.item.text], config).map((n) => fnv1a(`t:${n}`)) : [];
-    const vectors = aspectFeatures([it.item.text], it.rules, config, textHashes);
+    const only = candidates(it.rules, config);
+    const vectors = aspectFeatures([it.item.text], it.rules, config, only);
     const gold = goldClasses(it.item);
-    ASPECTS.forEach((aspect, a) => {
-      if (!config.add && !it.rules.aspects.some((m) => m.aspect === aspect)) return;
+    ASPECTS.forEach((_, a) => {
+      if (!only[a]) return;
       const weight = UNTUNED.includes(it.set) ? 1 : tuned;
       out.push({ set: it.set, dense: [], sparse: vectors[a] as SparseVector, y: gold[a], rules: 0, weight });
     });

@@ -127,7 +127,14 @@ describe("aspect-model experiment", () => {
   });
 
   test("features: shared names agree across aspects, conjoined ones differ", () => {
-    const [a, b] = aspectFeatures([TEXT], RULES, CONFIG).slice(0, 2);
+    const all = aspectFeatures([TEXT], RULES, CONFIG, ASPECTS.map(() => true));
+    const [a, b] = all.slice(0, 2);
+    // Only the aspects the rules found are candidates when the model may not add.
+    const found = aspectFeatures([TEXT], RULES, CONFIG);
+    assert.deepEqual(
+      found.map((x) => x.index.length > 0),
+      ASPECTS.map((x) => RULES.aspects.some((m) => m.aspect === x)),
+    );
     const sa = new Set(a.index);
     const shared = [...b.index].filter((x) => sa.has(x));
     assert.ok(shared.length > 0);
