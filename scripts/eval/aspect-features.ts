@@ -143,7 +143,8 @@ export function aspectFeatures(
       }
     }
     if (config.sentences && mentions.length) {
-      const names = textFeatureNames(sentencesHolding(parts, (spans ??= parts.map(sentences)), mentions), config);
+      spans ??= parts.map(sentences);
+      const names = textFeatureNames(sentencesHolding(parts, spans, mentions), config);
       const v = 1 / Math.sqrt(names.length || 1);
       for (const n of names) {
         const h = fnv1a(`s:${n}`);

@@ -127,7 +127,12 @@ describe("aspect-model experiment", () => {
   });
 
   test("features: shared names agree across aspects, conjoined ones differ", () => {
-    const all = aspectFeatures([TEXT], RULES, CONFIG, ASPECTS.map(() => true));
+    const all = aspectFeatures(
+      [TEXT],
+      RULES,
+      CONFIG,
+      ASPECTS.map(() => true),
+    );
     const [a, b] = all.slice(0, 2);
     // Only the aspects the rules found are candidates when the model may not add.
     const found = aspectFeatures([TEXT], RULES, CONFIG);
