@@ -31,6 +31,7 @@ const BASE: AspectModelConfig = {
   keepHedges: true,
   lambda: 1e-4,
   iterations: 200,
+  tunedWeight: 0.3,
 };
 const arg = process.argv.find((a) => a.startsWith("--grid="));
 // --grid='[{...}, ...]': settings to cross-validate, each over BASE; without it, BASE alone.

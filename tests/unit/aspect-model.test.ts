@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import {
   ASPECT_CLASSES,
@@ -17,7 +18,8 @@ import {
   goldClasses,
   trainAspectModel,
 } from "../../scripts/eval/aspect-model.ts";
-import type { LabelledItem } from "../../scripts/eval/evaluate.ts";
+import { readEvalFile } from "../../scripts/eval/eval-files.ts";
+import { type LabelledItem, sha256 } from "../../scripts/eval/evaluate.ts";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
 
@@ -184,5 +186,17 @@ describe("aspect-model experiment", () => {
       ],
     ]);
     assert.deepEqual(p, { total: 2, correct: 1, precision: 0.5 });
+  });
+
+  test("the committed model is this version, learned from the files as they are now, and scores a review", async () => {
+    const file = JSON.parse(await readFile(new URL("../../eval/model/aspect-model.json", import.meta.url), "utf8"));
+    assert.equal(file.version, ASPECT_MODEL_VERSION);
+    assert.ok(Object.keys(file.files).includes("train/train-a"));
+    assert.ok(!Object.keys(file.files).includes("holdout-6"));
+    for (const [set, hash] of Object.entries(file.files))
+      assert.equal(sha256(await readEvalFile(`${set}.jsonl`)), hash, set);
+    const out = aspectsWithModel([TEXT], RULES, prepareAspectModel(file));
+    for (const m of out) assert.ok(TEXT.includes(m.quote));
+    assert.ok(out.some((m) => m.aspect === "friendliness" && m.polarity === "positive"));
   });
 });
