@@ -111,8 +111,20 @@ export function aspectFeatures(
   only: readonly boolean[] = candidates(rules, config),
 ): SparseVector[] {
   const mask = (1 << config.bits) - 1;
-  const textHashes =
-    config.text && only.includes(true) ? textFeatureNames(parts, config).map((n) => fnv1a(`t:${n}`)) : [];
+  // The hashed names of some texts under a prefix, each list built once per review (a short review's quote,
+  // sentence and text are often the same words).
+  const memo = new Map<string, { hashes: number[]; v: number }>();
+  const hashed = (prefix: string, texts: readonly string[]) => {
+    const k = `${prefix}\u0000${texts.join("\u0001")}`;
+    let got = memo.get(k);
+    if (!got) {
+      const names = textFeatureNames(texts, config);
+      got = { hashes: names.map((n) => fnv1a(`${prefix}${n}`)), v: 1 / Math.sqrt(names.length || 1) };
+      memo.set(k, got);
+    }
+    return got;
+  };
+  const textHashes = config.text && only.includes(true) ? hashed("t:", parts).hashes : [];
   let spans: Span[][] | undefined;
   return ASPECTS.map((aspect, a) => {
     if (!only[a]) return { index: new Int32Array(0), value: new Float64Array(0) };
@@ -131,23 +143,19 @@ export function aspectFeatures(
       add(conjoin(h, a), 1);
     }
     if (config.quotes && mentions.length) {
-      const names = textFeatureNames(
+      const { hashes, v } = hashed(
+        "q:",
         mentions.map((m) => m.quote),
-        config,
       );
-      const v = 1 / Math.sqrt(names.length || 1);
-      for (const n of names) {
-        const h = fnv1a(`q:${n}`);
+      for (const h of hashes) {
         add(h, v);
         add(conjoin(h, a), v);
       }
     }
     if (config.sentences && mentions.length) {
       spans ??= parts.map(sentences);
-      const names = textFeatureNames(sentencesHolding(parts, spans, mentions), config);
-      const v = 1 / Math.sqrt(names.length || 1);
-      for (const n of names) {
-        const h = fnv1a(`s:${n}`);
+      const { hashes, v } = hashed("s:", sentencesHolding(parts, spans, mentions));
+      for (const h of hashes) {
         add(h, v);
         add(conjoin(h, a), v);
       }
