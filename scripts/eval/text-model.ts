@@ -17,7 +17,16 @@ import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
 export const MODEL_VERSION = REVIEW_MODEL_VERSION;
 
 /** The training files written for the experiment (eval/train/): nobody read them while writing rules. */
-export const TRAIN_SETS = ["train/train-a", "train/train-b", "train/train-c", "train/train-d"] as const;
+export const TRAIN_SETS = [
+  "train/train-a",
+  "train/train-b",
+  "train/train-c",
+  "train/train-d",
+  "train/train-e",
+  "train/train-f",
+  "train/train-g",
+  "train/train-h",
+] as const;
 export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
 /**
  * Every labelled file the model learns from: each set of npm run eval but the one still held out, then the

@@ -30,6 +30,7 @@ import {
 } from "../../src/domain/analysis/review-model.ts";
 import {
   fnv1a,
+  INTENSIFIERS,
   SCAN,
   textBuckets,
   textFeatureNames,
@@ -72,6 +73,12 @@ describe("text-model experiment", () => {
     assert.deepEqual(textTokens("not good", 0), ["not", "good", "|"]);
   });
 
+  test("the lexicon's intensifiers are never words, and do not use up a negation's scope", () => {
+    assert.deepEqual(textTokens("Our installer was very lazy", 3), textTokens("Our installer was lazy", 3));
+    assert.deepEqual(textTokens("not SUPER helpful, really", 1), ["not", "!helpful", "|"]);
+    assert.ok(INTENSIFIERS.has("very") && INTENSIFIERS.has("super"));
+  });
+
   test("unigrams, bigrams and character trigrams are named, emoji kept as words", () => {
     const names = textFeatureNames(["great 👍"], { ...FEATURES, chars: true });
     assert.ok(names.includes("u:great"));
@@ -85,7 +92,10 @@ describe("text-model experiment", () => {
     // SCAN, the definition, applied the plain way.
     const byRegex = (text: string) => {
       const out: string[] = [];
-      for (const m of text.toLowerCase().matchAll(SCAN)) out.push(m[1] === undefined ? m[0].replace(/’/g, "'") : "|");
+      for (const m of text.toLowerCase().matchAll(SCAN)) {
+        const w = m[1] === undefined ? m[0].replace(/’/g, "'") : "|";
+        if (!INTENSIFIERS.has(w)) out.push(w);
+      }
       return out;
     };
     // textTokens, without its negation marks, with every break (a clause's "|" only follows a word).

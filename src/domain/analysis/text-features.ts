@@ -3,7 +3,9 @@
 // trigrams of the longer words (typos) and emoji as words. Each feature name is hashed (FNV-1a, 32 bits) into
 // one of 2^bits buckets; a review's vector is the set of its buckets, each weighted 1/sqrt(count of buckets).
 // textFeatureNames spells the names out (the definition, for training and tests); textBuckets hashes the same
-// names without building them (the engine's path): both give the same buckets.
+// names without building them (the engine's path): both give the same buckets. The lexicon's intensifiers are
+// never words here (INTENSIFIERS).
+import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 
 export interface TextFeatureConfig {
   /** log2 of the number of hash buckets. */
@@ -115,6 +117,10 @@ const NEGATORS = new Set([
 ]);
 
 const NONE: ReadonlySet<string> = new Set();
+// The sentiment lexicon's intensifiers ("very", "super", "really"): absent from the words, always. They carry no
+// polarity of their own (the rules' findings weigh them), and as words they are learned from the praise they
+// usually precede, so that "very lazy" read as praise.
+export const INTENSIFIERS: ReadonlySet<string> = new Set(Object.keys(lexicon.intensifiers));
 
 // "not", "no", …, and any word ending in "n't" or "nt" ("didnt").
 const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("nt") || w.endsWith("n't");
@@ -143,7 +149,7 @@ function scanWords(
     (from, to) => {
       const raw = lower.slice(from, to);
       const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
-      if (skip.has(w)) return;
+      if (skip.has(w) || INTENSIFIERS.has(w)) return;
       words = true;
       if (isNegator(w)) {
         word(w, false);
