@@ -19,6 +19,7 @@ import { sha256Hex } from "../domain/hash.ts";
 import type { ReviewContent } from "../domain/schemas/content.ts";
 import type { ReviewFile } from "../domain/validate-content.ts";
 import { codeHash } from "./code-hash.ts";
+import { runWorker } from "./run-worker.ts";
 
 const SNAPSHOT_FILE = "content-snapshot.ndjson";
 /** The layout of a line; part of the fingerprint. */
@@ -96,29 +97,65 @@ export interface SnapshotRead {
   save: (valid: ReadonlyMap<string, ReviewContent>) => Promise<void>;
 }
 
+/** What the stat worker is given (stat-worker.ts). */
+export interface StatJob {
+  dir: string;
+  paths: readonly string[];
+}
+
+/**
+ * From this many files the stats are taken in a worker thread while this one reads the snapshot (measured at
+ * 100,000 files: 0.4-0.8 s of stat calls against 0.5-0.6 s of reading the snapshot). Below, starting the thread
+ * costs about what the overlap saves.
+ */
+const MIN_FOR_WORKER = 20_000;
+
+/** [size, mtimeMs, ctimeMs, ino] of each file, in order. */
+export async function statFiles(
+  dir: string,
+  paths: readonly string[],
+  minForWorker = MIN_FOR_WORKER,
+): Promise<Float64Array> {
+  if (paths.length >= minForWorker) {
+    return runWorker<Float64Array>(new URL("./stat-worker.ts", import.meta.url), { dir, paths }, "the stat worker");
+  }
+  // One after another on this thread: see read-content.ts.
+  const out = new Float64Array(paths.length * 4);
+  paths.forEach((path, i) => {
+    const s = statSync(join(dir, path));
+    out.set([s.size, s.mtimeMs, s.ctimeMs, s.ino], i * 4);
+  });
+  return out;
+}
+
 /** The review files at `paths` (relative to `contentDir`), from the snapshot in `cacheDir` where it still holds. */
 export async function readReviewFiles(
   contentDir: string,
   paths: readonly string[],
   cacheDir: string | undefined,
 ): Promise<SnapshotRead> {
+  const file = cacheDir === undefined ? undefined : join(cacheDir, SNAPSHOT_FILE);
+  const takenAt = Date.now(); // before any file is looked at
+  const stats = file ? statFiles(contentDir, paths) : undefined;
+  stats?.catch(() => undefined); // awaited below, after the snapshot is read
   const fingerprint = sha256Hex(
     JSON.stringify([SNAPSHOT_FORMAT, await codeHash(CODE), await zodVersion(), process.versions.unicode]),
   );
-  const file = cacheDir === undefined ? undefined : join(cacheDir, SNAPSHOT_FILE);
   const old = file ? await load(file, fingerprint) : { entries: new Map<string, Line>(), lines: -1 };
-  const takenAt = Date.now();
+  const statOf = await stats;
   const files: ReviewFile[] = [];
   const keys = new Map<string, string>();
   /** New lines, for files whose line changed (their content not yet known: set after validation). */
   const fresh: Fresh[] = [];
   const kept: Line[] = [];
   let statOnly = 0;
-  for (const path of paths) {
-    // One after another on this thread: see read-content.ts.
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
     const full = join(contentDir, path);
-    const s = statSync(full);
-    const stat: [number, number, number, number] = [s.size, s.mtimeMs, s.ctimeMs, s.ino];
+    // Without a snapshot to keep, no file is trusted from its stat: none is taken.
+    const stat: [number, number, number, number] = statOf
+      ? [statOf[i * 4], statOf[i * 4 + 1], statOf[i * 4 + 2], statOf[i * 4 + 3]]
+      : [0, 0, 0, 0];
     const line = old.entries.get(path);
     if (
       line &&

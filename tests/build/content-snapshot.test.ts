@@ -6,7 +6,7 @@ import { appendFile, mkdir, readFile, stat, utimes, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readReviewFiles, reviewKey, STAT_MARGIN_MS } from "../../src/build/content-snapshot.ts";
+import { readReviewFiles, reviewKey, STAT_MARGIN_MS, statFiles } from "../../src/build/content-snapshot.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const review = (text: string) => ({
@@ -138,4 +138,17 @@ test("a file that was not valid is not kept: it is read and validated again", as
   const again = await readReviewFiles(content, PATHS, cache);
   assert.ok("text" in again.files[0]);
   assert.equal(again.statOnly, PATHS.length - 1);
+});
+
+test("the stats taken in a worker thread (many files) are those taken on this thread; a missing file fails both", async () => {
+  const { content } = await fixture();
+  const here = await statFiles(content, PATHS);
+  const inWorker = await statFiles(content, PATHS, 0);
+  assert.deepEqual([...inWorker], [...here]);
+  const s = await stat(join(content, PATHS[1]));
+  assert.deepEqual([...here.subarray(4, 8)], [s.size, s.mtimeMs, s.ctimeMs, s.ino]);
+  assert.equal(here[5], MTIME * 1000);
+  for (const min of [Number.POSITIVE_INFINITY, 0]) {
+    await assert.rejects(statFiles(content, [...PATHS, "reviews/gone.json"], min), /ENOENT/);
+  }
 });
