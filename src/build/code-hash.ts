@@ -22,3 +22,11 @@ export async function codeHash(names: readonly string[]): Promise<string> {
   }
   return sha256Hex(parts.join("\0"));
 }
+
+/** An installed package's version: another version of a library a cached result came from may compute another. */
+export const packageVersion = async (name: string): Promise<string> =>
+  (
+    JSON.parse(await readFile(fileURLToPath(import.meta.resolve(`${name}/package.json`)), "utf8")) as {
+      version: string;
+    }
+  ).version;

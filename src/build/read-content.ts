@@ -16,10 +16,20 @@ async function listContent(contentDir: string): Promise<{ reviews: string[]; mis
   const entries = await readdir(contentDir, { recursive: true, withFileTypes: true });
   const reviews: string[] = [];
   const misplaced: string[] = [];
+  // Each folder's relative path worked out once, not once per file (100,000 files share a few hundred folders).
+  const folders = new Map<string, { prefix: string; hidden: boolean }>();
   for (const e of entries) {
     if (!e.isFile()) continue;
-    const path = relative(contentDir, join(e.parentPath, e.name)).split(sep).join("/");
-    if (path.split("/").some((part) => part.startsWith("."))) continue; // .git, .DS_Store, an editor's swap file
+    let folder = folders.get(e.parentPath);
+    if (!folder) {
+      const rel = relative(contentDir, e.parentPath).split(sep).join("/");
+      const hidden = rel.split("/").some((part) => part.startsWith("."));
+      folder = { prefix: rel === "" ? "" : `${rel}/`, hidden };
+      folders.set(e.parentPath, folder);
+    }
+    // .git, .DS_Store, an editor's swap file
+    if (folder.hidden || e.name.startsWith(".")) continue;
+    const path = folder.prefix + e.name;
     const inReviews = path.startsWith(`${REVIEWS_DIR}/`);
     if (inReviews && e.name.endsWith(".json")) reviews.push(path);
     else if (inReviews || (e.name.toLowerCase().endsWith(".json") && path !== "business.json")) misplaced.push(path);

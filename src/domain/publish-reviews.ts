@@ -88,9 +88,11 @@ export type PublishReview = ReturnType<typeof createReviewPublisher>;
 export function guardContent(
   content: ValidContent,
   policy: PiiPolicy = DEFAULT_PII_POLICY,
+  /** Reviews found free of contact details before (guardContactDetails). */
+  knownClean?: (review: ValidContent["reviews"][number]) => boolean,
 ): { content: ValidContent; findings: ContactFinding[] } {
   const verified = content.reviews.filter((r) => r.content.verified);
-  const guarded = guardContactDetails(verified, content.business, policy);
+  const guarded = guardContactDetails(verified, content.business, policy, knownClean);
   return { content: { ...content, reviews: guarded.reviews }, findings: guarded.findings };
 }
 

@@ -6,7 +6,7 @@ import { appendFile, mkdir, readFile, stat, utimes, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readReviewFiles, reviewKey, STAT_MARGIN_MS } from "../../src/build/content-snapshot.ts";
+import { readReviewFiles, reviewKey, STAT_MARGIN_MS, statFiles } from "../../src/build/content-snapshot.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const review = (text: string) => ({
@@ -138,4 +138,43 @@ test("a file that was not valid is not kept: it is read and validated again", as
   const again = await readReviewFiles(content, PATHS, cache);
   assert.ok("text" in again.files[0]);
   assert.equal(again.statOnly, PATHS.length - 1);
+});
+
+test("the stats taken in a worker thread (many files) are those taken on this thread; a missing file fails both", async () => {
+  const { content } = await fixture();
+  const here = await statFiles(content, PATHS);
+  const inWorker = await statFiles(content, PATHS, 0);
+  assert.deepEqual([...inWorker], [...here]);
+  const s = await stat(join(content, PATHS[1]));
+  assert.deepEqual([...here.subarray(4, 8)], [s.size, s.mtimeMs, s.ctimeMs, s.ino]);
+  assert.equal(here[5], MTIME * 1000);
+  for (const min of [Number.POSITIVE_INFINITY, 0]) {
+    await assert.rejects(statFiles(content, [...PATHS, "reviews/gone.json"], min), /ENOENT/);
+  }
+});
+
+test("the guard's result is kept per file under its fingerprint; a changed file or another fingerprint drops it", async () => {
+  const { content, cache } = await fixture();
+  await sleep(STAT_MARGIN_MS + 200); // trusted from their stat: the lines kept are the ones that change
+  const first = await readReviewFiles(content, PATHS, cache);
+  assert.equal(first.cleanUnder(PATHS[0]), undefined);
+  const valid = new Map(first.files.map((f) => [f.path, "content" in f ? f.content : JSON.parse(f.text)]));
+  await first.save(valid, { fingerprint: "g1", clean: new Set([PATHS[0], PATHS[1]]) });
+  const second = await readReviewFiles(content, PATHS, cache);
+  assert.deepEqual(PATHS.map(second.cleanUnder), ["g1", "g1", undefined]);
+  await second.save(valid); // no guard ran (PII_POLICY=off): what was recorded stays
+  await writeFile(join(content, PATHS[1]), JSON.stringify(review("Text changed.")));
+  const third = await readReviewFiles(content, PATHS, cache);
+  assert.deepEqual(PATHS.map(third.cleanUnder), ["g1", undefined, undefined], "a changed text is searched again");
+  const validNow = new Map(third.files.map((f) => [f.path, "content" in f ? f.content : JSON.parse(f.text)]));
+  await third.save(validNow, { fingerprint: "g2", clean: new Set([PATHS[2]]) });
+  const fourth = await readReviewFiles(content, PATHS, cache);
+  assert.equal(fourth.statOnly, 2);
+  assert.deepEqual(PATHS.map(fourth.cleanUnder), [undefined, undefined, "g2"]);
+  const lines = (await readFile(join(cache, "content-snapshot.ndjson"), "utf8")).trim().split("\n");
+  assert.equal(lines.length, 1 + PATHS.length, "most lines changed: the file was written whole, not appended to");
+  assert.deepEqual(
+    fourth.files.map((f) => ("content" in f ? f.content.text : JSON.parse(f.text).text)),
+    ["Text 0.", "Text changed.", "Text 2."],
+  );
 });

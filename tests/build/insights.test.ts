@@ -56,6 +56,8 @@ test("aspect counts add up to the aspects of the published reviews", () => {
       a.mentions,
     );
     total += a.mentions;
+    const mentioning = dataset.reviews.filter((r) => r.aspects.some((x) => x.aspect === a.aspect));
+    assert.equal(a.reviews, mentioning.length, `${a.aspect}: each review counted once`);
     for (const e of a.examples) {
       const r = dataset.reviews.find((x) => x.id === e.review_id);
       assert.ok(r && (r.text.includes(e.quote) || (r.title ?? "").includes(e.quote)), e.quote);
@@ -66,6 +68,10 @@ test("aspect counts add up to the aspects of the published reviews", () => {
     dataset.reviews.reduce((s, r) => s + r.aspects.length, 0),
   );
   assert.ok(insights.aspects.length >= 9);
+  assert.ok(
+    insights.aspects.some((a) => a.reviews < a.mentions),
+    "some review mentions an aspect twice (the case a count of reviews must not double)",
+  );
 });
 
 test("every entity id exists in the catalog and counts are consistent", () => {

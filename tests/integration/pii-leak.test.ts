@@ -203,3 +203,37 @@ test("the incremental build cache never hands text analysed under PII_POLICY=off
   for (const leak of LEAKS) assert.ok(!dataset.includes(leak), `${leak} came back from the cache`);
   await rm(root, { recursive: true, force: true });
 });
+
+test("a review with contact details is never recorded as clean: cached builds redact and refuse it as a clean build does", async () => {
+  const cache = join(await tempDir("cache"), "cache");
+  const root = await tempDir("dist");
+  for (const name of ["first", "second"]) {
+    const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: join(root, name), BUILD_CACHE_DIR: cache });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /reviews\/pii\/pii-text\.json: title \(phone\), text \(email, phone\)/, name);
+    const dataset = await readFile(join(root, name, "reviews.json"), "utf8");
+    for (const leak of LEAKS) assert.ok(!dataset.includes(leak), `${name}: ${leak}`);
+  }
+  const snapshot = await readFile(join(cache, "content-snapshot.ndjson"), "utf8");
+  const lines = snapshot
+    .trim()
+    .split("\n")
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const recorded = (path: string) => lines.findLast((l) => l[0] === path);
+  assert.equal(recorded("reviews/pii/pii-text.json").length, 8, "no guard fingerprint for a review with contacts");
+  assert.ok(
+    lines.some((l) => l.length === 9),
+    "clean reviews are recorded as clean",
+  );
+  const fail = await runBuild({
+    CONTENT_DIR: content,
+    DIST_DIR: join(root, "fail"),
+    BUILD_CACHE_DIR: cache,
+    PII_POLICY: "fail",
+  });
+  assert.equal(fail.code, 1);
+  assert.match(fail.stderr, /reviews\/pii\/pii-author\.json: author: contains a customer's email/);
+  await rm(root, { recursive: true, force: true });
+});

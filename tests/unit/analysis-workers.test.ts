@@ -61,4 +61,8 @@ test("a cache line cut short or in another layout is skipped; the record's JSON 
   );
   assert.deepEqual(parsed[0][1].published, value.published);
   assert.equal(parsed[0][1].recordJson, JSON.stringify(value.published.record));
+  // A key as reviewKey makes it (64 hex digits) is read without JSON.parse; any other is parsed as JSON.
+  const keys = [`${"a".repeat(63)}0`, `${"b".repeat(62)}"\\`, "\u00e9".repeat(64), "A".repeat(64), ""];
+  const back = Array.from(parseCacheLines(keys.map((k) => cacheLine(k, value)).join("")), ([key]) => key);
+  assert.deepEqual(back, keys);
 });

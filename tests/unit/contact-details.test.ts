@@ -98,3 +98,15 @@ test("guard: a clean review is returned as the same object; off changes nothing;
       /PII_POLICY=fail/.test(e.problems[0].reason),
   );
 });
+
+test("guard: a review known to be clean is not searched again; the others are", () => {
+  const dirty = review({ text: "ring 208-555-0199" });
+  const other = { ...review({ text: "mail bob@example.org" }), file: "reviews/b.json" };
+  const { reviews, findings } = guardContactDetails([dirty, other], business, "redact", (r) => r === dirty);
+  assert.equal(reviews[0], dirty, "trusted as clean: returned as it is");
+  assert.equal(reviews[1].content.text, `mail ${REDACTED.email}`);
+  assert.deepEqual(
+    findings.map((f) => f.file),
+    ["reviews/b.json"],
+  );
+});

@@ -112,3 +112,13 @@ test("serialiseDataset writes JSON.stringify's bytes and each review's offset, w
   assert.ok(Buffer.from(encodeReviewIndex(dataset, made.json, made.reviewOffsets)).equals(Buffer.from(bytes)));
   assert.throws(() => serialiseDataset({ ...dataset, extra: 1 } as typeof dataset), /unexpected dataset shape/);
 });
+
+test("serialiseDataset: no review, one review, and reviews whose JSON the caller gives", () => {
+  for (const some of [[], reviews.slice(0, 1), reviews]) {
+    const small = { ...dataset, reviews: some };
+    const made = serialiseDataset(small, (r) => (r === some[0] ? JSON.stringify(r) : undefined));
+    assert.ok(Buffer.from(made.json).equals(Buffer.from(JSON.stringify(small))), `${some.length} reviews`);
+    assert.equal(made.json.byteLength, made.json.buffer.byteLength, "the bytes fill their buffer");
+    assert.equal(made.reviewOffsets.length, some.length + 1);
+  }
+});

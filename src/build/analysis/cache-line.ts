@@ -12,6 +12,19 @@ export const cacheLine = (key: string, value: Analysed): string => {
   return `${JSON.stringify(key)}\t${recordJson}\t${JSON.stringify([rest, value.parts])}\n`;
 };
 
+/**
+ * A key as the cache writes it (reviewKey: 64 hex digits in quotes) is its text between the quotes: no
+ * JSON.parse for it (measured: a sixth of reading the cache at 100,000 reviews). Anything else is parsed.
+ */
+function plainKey(text: string, start: number, end: number): string | undefined {
+  if (end - start !== 66 || text.charCodeAt(start) !== 0x22 || text.charCodeAt(end - 1) !== 0x22) return undefined;
+  for (let i = start + 1; i < end - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return undefined;
+  }
+  return text.slice(start + 1, end - 1);
+}
+
 /** The lines of `text` that parse, in order; a line that does not (an interrupted append) is left out. */
 export function* parseCacheLines(text: string, from = 0): Generator<[string, Analysed]> {
   let start = from;
@@ -22,7 +35,7 @@ export function* parseCacheLines(text: string, from = 0): Generator<[string, Ana
     const tab2 = tab1 === -1 ? -1 : text.indexOf("\t", tab1 + 1);
     if (end > start && tab1 !== -1 && tab2 !== -1 && tab2 < end) {
       try {
-        const key = JSON.parse(text.slice(start, tab1)) as string;
+        const key = plainKey(text, start, tab1) ?? (JSON.parse(text.slice(start, tab1)) as string);
         const recordJson = text.slice(tab1 + 1, tab2);
         const record = JSON.parse(recordJson) as Analysed["published"]["record"];
         const [rest, parts] = JSON.parse(text.slice(tab2 + 1, end)) as [

@@ -40,7 +40,9 @@ export function citable(rating: number, polarity: Sentiment): boolean {
 
 interface AspectTally {
   counts: { positive: number; negative: number; neutral: number; mentions: number };
-  reviewIds: Set<string>;
+  /** Reviews that mention the aspect; `last` is the latest counted (a review can mention an aspect twice). */
+  reviews: number;
+  last: ReviewRecord | undefined;
   quarters: Map<string, { positive: number; negative: number; mentions: number }>;
   terms: Map<string, number>;
   examples: Record<Sentiment, { review_id: string; polarity: Sentiment; quote: string }[]>;
@@ -53,7 +55,8 @@ export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: Insigh
       aspect,
       {
         counts: { positive: 0, negative: 0, neutral: 0, mentions: 0 },
-        reviewIds: new Set(),
+        reviews: 0,
+        last: undefined,
         quarters: new Map(),
         terms: new Map(),
         examples: { positive: [], negative: [], neutral: [] },
@@ -70,7 +73,11 @@ export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: Insigh
       if (!t) continue;
       t.counts[a.polarity]++;
       t.counts.mentions++;
-      t.reviewIds.add(r.id);
+      // Review ids are unique (validateContent): a count, not a set of 100,000 ids per aspect.
+      if (t.last !== r) {
+        t.reviews++;
+        t.last = r;
+      }
       const qc = t.quarters.get(q) ?? { positive: 0, negative: 0, mentions: 0 };
       qc.mentions++;
       if (a.polarity !== "neutral") qc[a.polarity]++;
@@ -82,12 +89,12 @@ export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: Insigh
     }
   }
   return ASPECTS.map((aspect) => {
-    const { counts, reviewIds, quarters, terms, examples } = tallies.get(aspect) as AspectTally;
+    const { counts, reviews, quarters, terms, examples } = tallies.get(aspect) as AspectTally;
     return {
       aspect,
       label: ASPECT_LABELS[aspect],
       mentions: counts.mentions,
-      reviews: reviewIds.size,
+      reviews,
       positive: counts.positive,
       negative: counts.negative,
       neutral: counts.neutral,
