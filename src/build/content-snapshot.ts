@@ -14,12 +14,13 @@
 // snapshot over. A line that does not parse is a miss; a snapshot that cannot be read is ignored with a warning.
 // Deleting the file is always safe.
 import { readFileSync, statSync } from "node:fs";
-import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../domain/hash.ts";
 import type { ReviewContent } from "../domain/schemas/content.ts";
 import type { ReviewFile } from "../domain/validate-content.ts";
 import { codeHash, packageVersion } from "./code-hash.ts";
+import { rewriteLineFile } from "./line-file.ts";
 import { runWorker } from "./run-worker.ts";
 
 const SNAPSHOT_FILE = "content-snapshot.ndjson";
@@ -255,22 +256,10 @@ async function writeSnapshot(
     if (count + rewritten > 0) await appendFile(path, `\n${changed}${added}`);
     return;
   }
-  const tmp = `${path}.tmp-${process.pid}`;
-  const handle = await open(tmp, "w");
-  try {
-    await handle.write(`${JSON.stringify({ fingerprint })}\n`);
-    let chunk = "";
-    for (const line of kept) {
-      chunk += `${JSON.stringify(line)}\n`;
-      if (chunk.length > 1 << 20) {
-        await handle.write(chunk);
-        chunk = "";
-      }
-    }
-    await handle.write(chunk);
-    await handle.write(added);
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, path);
+  await rewriteLineFile(
+    path,
+    fingerprint,
+    kept.map((line) => `${JSON.stringify(line)}\n`),
+    added,
+  );
 }

@@ -1,18 +1,13 @@
 // Issue 18, sixth round: misspelt technician names and the traps around names (one test per rule, each fails
 // without it), through findMentions on the sample catalog with Frank Russo added as in eval/extra-technicians.json.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
+import { loadEvalBusiness } from "../../scripts/eval/eval-files.ts";
 import { buildMatcher, findMentions, TYPO_FLOOR, withinOneEdit } from "../../src/domain/analysis/mentions.ts";
 import { englishWords } from "../../src/domain/analysis/typos.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
-import { ROOT } from "../helpers/paths.ts";
 
-const content = JSON.parse(await readFile(`${ROOT}/content/business.json`, "utf8"));
-const business = BusinessContent.parse({
-  ...content,
-  technicians: [...content.technicians, { id: "frank-russo", name: "Frank Russo" }],
-});
+const business = await loadEvalBusiness();
 const m = buildMatcher(business);
 const techs = (t: string) => findMentions(m, t).technicians.sort();
 
@@ -54,7 +49,7 @@ describe("misspelt technician names", () => {
   });
   test("a word near two technicians' names is neither", () => {
     const two = BusinessContent.parse({
-      ...content,
+      ...business,
       technicians: [
         { id: "a", name: "Anna Marlow" },
         { id: "b", name: "Dan Marlon" },

@@ -2,23 +2,17 @@
 // Since engine 2.7.0 the published labels come from the model: these tests assert the rules' own result
 // (analyzeByRules), what each rule decides.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
+import { loadEvalBusiness } from "../../scripts/eval/eval-files.ts";
 import { analyzeByRules, aspectCues } from "../../src/domain/analysis/analyze-text.ts";
 import { buildMatcher, findMentions } from "../../src/domain/analysis/mentions.ts";
 import { tokenize } from "../../src/domain/analysis/tokenize.ts";
-import { BusinessContent } from "../../src/domain/schemas/content.ts";
-import { ROOT } from "../helpers/paths.ts";
 
 const aspectsOf = (t: string) =>
   analyzeByRules([t], new Set(["priya"])).aspects.map((a) => `${a.aspect} ${a.polarity}`);
 
 describe("mentions of names that are words", async () => {
-  const content = JSON.parse(await readFile(`${ROOT}/content/business.json`, "utf8"));
-  const business = BusinessContent.parse({
-    ...content,
-    technicians: [...content.technicians, { id: "frank-russo", name: "Frank Russo" }],
-  });
+  const business = await loadEvalBusiness();
   const m = buildMatcher(business);
   const techs = (t: string) => findMentions(m, t).technicians.sort();
   test("a possessive is the name, unless a determiner shows it is a thing", () => {

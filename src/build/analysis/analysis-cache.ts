@@ -4,7 +4,7 @@
 // business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
 // tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
-import { appendFile, mkdir, open, readFile, rename } from "node:fs/promises";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
 import { sha256Hex } from "../../domain/hash.ts";
@@ -15,6 +15,7 @@ import type { ReviewRecord } from "../../domain/schemas/published.ts";
 import type { ValidContent } from "../../domain/validate-content.ts";
 import { codeHash } from "../code-hash.ts";
 import { reviewKey } from "../content-snapshot.ts";
+import { rewriteLineFile } from "../line-file.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
 import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
@@ -70,24 +71,7 @@ async function writeCache(
     if (fresh.count > 0) await appendFile(path, `\n${fresh.lines}`);
     return;
   }
-  const tmp = `${path}.tmp-${process.pid}`;
-  const handle = await open(tmp, "w");
-  try {
-    await handle.write(`${JSON.stringify({ fingerprint })}\n`);
-    let chunk = "";
-    for (const [k, v] of kept) {
-      chunk += cacheLine(k, v);
-      if (chunk.length > 1 << 20) {
-        await handle.write(chunk);
-        chunk = "";
-      }
-    }
-    await handle.write(chunk);
-    await handle.write(fresh.lines);
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, path);
+  await rewriteLineFile(path, fingerprint, cacheLines(kept), fresh.lines);
 }
 
 export interface CachedAnalysis {
@@ -170,4 +154,9 @@ export async function analyseWithCache(
     analysed: missing.length,
     cached: verified.length - missing.length,
   };
+}
+
+/** The cache's lines of `kept`, one by one. */
+function* cacheLines(kept: ReadonlyMap<string, Analysed>): Iterable<string> {
+  for (const [k, v] of kept) yield cacheLine(k, v);
 }
