@@ -19,9 +19,8 @@ import {
   candidates,
   prepareAspectModel,
 } from "./aspect-features.ts";
-import { readEvalFile } from "./eval-files.ts";
-import { evaluate, type LabelledItem, type Prediction, parseJsonl } from "./evaluate.ts";
-import { type Example, FOLDS, MODEL_SETS, type ModelSet, train, UNTUNED } from "./text-model.ts";
+import { evaluate, type LabelledItem, type Prediction } from "./evaluate.ts";
+import { type Example, FOLDS, loadLabelled, MODEL_SETS, type ModelSet, train, UNTUNED } from "./text-model.ts";
 
 export interface AspectModelConfig extends AspectFeatureConfig {
   /** L2 penalty per item on every weight but the biases. */
@@ -44,18 +43,7 @@ export async function loadAspectItems(
   sets: readonly ModelSet[] = MODEL_SETS,
 ): Promise<AspectItem[]> {
   const neutral = nameWords(business);
-  const out: AspectItem[] = [];
-  for (const set of sets) {
-    let text: string;
-    try {
-      text = await readEvalFile(`${set}.jsonl`);
-    } catch {
-      continue;
-    }
-    for (const item of parseJsonl(text, `eval/${set}.jsonl`))
-      out.push({ set, item, rules: analyzeText([item.text], neutral) });
-  }
-  return out;
+  return (await loadLabelled(sets)).map(({ set, item }) => ({ set, item, rules: analyzeText([item.text], neutral) }));
 }
 
 /** The gold class of each aspect of an item (ASPECTS order). */

@@ -9,7 +9,7 @@ import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import { REVIEW_MODEL_VERSION, type ReviewModelFile } from "../../src/domain/analysis/review-model.ts";
 import { type SparseVector, type TextFeatureConfig, textFeatures } from "../../src/domain/analysis/text-features.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
-import { LABELS, type Label, macroF1Of, parseJsonl, sha256 } from "./evaluate.ts";
+import { LABELS, type Label, type LabelledItem, macroF1Of, parseJsonl, sha256 } from "./evaluate.ts";
 import { rulesLabel } from "./label-combiner.ts";
 import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
 
@@ -89,9 +89,9 @@ const denseMask = (rules: ModelConfig["rules"], stacked: boolean) =>
       (j < FEATURE_NAMES.length && (rules === "all" || (rules === "label" && RULE_LABEL_FEATURES.has(n)))),
   );
 
-/** The files that exist (a training file not yet written is skipped), with their items. */
-export async function loadItems(sets: readonly ModelSet[] = MODEL_SETS) {
-  const out: { set: ModelSet; text: string; label: Label }[] = [];
+/** The labelled items of the files that exist (a training file not yet written is skipped), with their file. */
+export async function loadLabelled(sets: readonly ModelSet[] = MODEL_SETS) {
+  const out: { set: ModelSet; item: LabelledItem }[] = [];
   for (const set of sets) {
     let text: string;
     try {
@@ -99,9 +99,14 @@ export async function loadItems(sets: readonly ModelSet[] = MODEL_SETS) {
     } catch {
       continue;
     }
-    for (const item of parseJsonl(text, `eval/${set}.jsonl`)) out.push({ set, text: item.text, label: item.label });
+    for (const item of parseJsonl(text, `eval/${set}.jsonl`)) out.push({ set, item });
   }
   return out;
+}
+
+/** The files that exist, with their items' texts and labels. */
+export async function loadItems(sets: readonly ModelSet[] = MODEL_SETS) {
+  return (await loadLabelled(sets)).map(({ set, item }) => ({ set, text: item.text, label: item.label }));
 }
 
 export async function loadExamples(config: TextFeatureConfig, sets?: readonly ModelSet[]): Promise<Example[]> {

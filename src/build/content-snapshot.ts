@@ -125,11 +125,19 @@ export async function statFiles(
   dir: string,
   paths: readonly string[],
   minForWorker = MIN_FOR_WORKER,
-): Promise<Float64Array> {
+): Promise<Float64Array<ArrayBuffer>> {
   if (paths.length >= minForWorker) {
-    return runWorker<Float64Array>(new URL("./stat-worker.ts", import.meta.url), { dir, paths }, "the stat worker");
+    return runWorker<Float64Array<ArrayBuffer>>(
+      new URL("./stat-worker.ts", import.meta.url),
+      { dir, paths },
+      "the stat worker",
+    );
   }
-  // One after another on this thread: see read-content.ts.
+  return statAll(dir, paths);
+}
+
+/** [size, mtimeMs, ctimeMs, ino] of each file, in order, one after another on this thread (see read-content.ts). */
+export function statAll(dir: string, paths: readonly string[]): Float64Array<ArrayBuffer> {
   const out = new Float64Array(paths.length * 4);
   paths.forEach((path, i) => {
     const s = statSync(join(dir, path));

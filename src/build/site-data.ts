@@ -74,7 +74,11 @@ export async function checkContent(config: SiteConfig): Promise<CheckedContent> 
   // hold the customer's original words. A review the snapshot records as found clean under the same guard is
   // not searched again.
   const policy = config.PII_POLICY ?? DEFAULT_PII_POLICY;
-  const guardAs = policy === "off" ? undefined : await guardFingerprint(content.business, policy);
+  // Without a cache folder there is no snapshot to find a review clean in: no fingerprint to work out.
+  const guardAs =
+    policy === "off" || config.BUILD_CACHE_DIR === undefined
+      ? undefined
+      : await guardFingerprint(content.business, policy);
   let guarded: ReturnType<typeof guardContent> | undefined;
   try {
     guarded = await timed("guard", () =>

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import {
   ASPECT_CLASSES,
@@ -18,8 +17,7 @@ import {
   goldClasses,
   trainAspectModel,
 } from "../../scripts/eval/aspect-model.ts";
-import { readEvalFile } from "../../scripts/eval/eval-files.ts";
-import { type LabelledItem, sha256 } from "../../scripts/eval/evaluate.ts";
+import type { LabelledItem } from "../../scripts/eval/evaluate.ts";
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
 
