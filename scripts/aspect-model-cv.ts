@@ -3,7 +3,7 @@
 // labelled aspects, and those of reviews mixing polarities) and the precision of the aspects given, under the
 // rules and under a model trained on the other files, then the means over every fold and over the untuned ones.
 import { writeFile } from "node:fs/promises";
-import { analyzeText } from "../src/domain/analysis/analyze-text.ts";
+import { analyzeByRules } from "../src/domain/analysis/analyze-text.ts";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
 import { aspectsWithModel, prepareAspectModel } from "./eval/aspect-features.ts";
 import {
@@ -102,7 +102,7 @@ if (out) {
   console.log(`\nwrote ${out.slice("--write=".length)} (${model.version}, ${items.length} items)`);
 }
 
-// --speed: reviews per CPU-second of the rules alone (analyzeText) and of the rules plus the model of the first
+// --speed: reviews per CPU-second of the rules alone (analyzeByRules) and of the rules plus the model of the first
 // setting (its features and scores, aspectsWithModel), over every item's text, and the model's cost per review.
 if (process.argv.includes("--speed")) {
   const prepared = prepareAspectModel(trainAspectModel(items, GRID[0]));
@@ -122,8 +122,8 @@ if (process.argv.includes("--speed")) {
     }
     return n / cpu();
   };
-  const rules = rate((t) => analyzeText([t], neutral));
-  const model = rate((t) => aspectsWithModel([t], analyzeText([t], neutral), prepared));
+  const rules = rate((t) => analyzeByRules([t], neutral));
+  const model = rate((t) => aspectsWithModel([t], analyzeByRules([t], neutral), prepared));
   console.log(
     `\nspeed: rules alone ${Math.round(rules)} reviews/s, rules + aspect model ${Math.round(model)} reviews/s (ratio ${(model / rules).toFixed(2)}; the model ${((1 / model - 1 / rules) * 1e6).toFixed(1)} µs per review)`,
   );

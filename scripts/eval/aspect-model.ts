@@ -4,7 +4,7 @@
 // file order, no randomness), scored against the rules by leave-one-writer-out cross-validation over the text
 // model's folds, with evaluate.ts's own count of aspect polarity accuracy (all, and in reviews mixing
 // polarities) and the precision of the aspects given.
-import { analyzeText, type TextAnalysis } from "../../src/domain/analysis/analyze-text.ts";
+import { analyzeByRules, type TextAnalysis } from "../../src/domain/analysis/analyze-text.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import type { SparseVector } from "../../src/domain/analysis/text-features.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
@@ -43,7 +43,11 @@ export async function loadAspectItems(
   sets: readonly ModelSet[] = MODEL_SETS,
 ): Promise<AspectItem[]> {
   const neutral = nameWords(business);
-  return (await loadLabelled(sets)).map(({ set, item }) => ({ set, item, rules: analyzeText([item.text], neutral) }));
+  return (await loadLabelled(sets)).map(({ set, item }) => ({
+    set,
+    item,
+    rules: analyzeByRules([item.text], neutral),
+  }));
 }
 
 /** The gold class of each aspect of an item (ASPECTS order). */

@@ -18,7 +18,7 @@ import {
   trainAspectModel,
 } from "../../scripts/eval/aspect-model.ts";
 import type { LabelledItem } from "../../scripts/eval/evaluate.ts";
-import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
+import { analyzeByRules } from "../../src/domain/analysis/analyze-text.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
 
 const CONFIG: AspectModelConfig = {
@@ -37,7 +37,7 @@ const CONFIG: AspectModelConfig = {
 const item = (text: string, aspects: LabelledItem["aspects"] = {}): AspectItem => ({
   set: "dev",
   item: { text, label: "positive", aspects },
-  rules: analyzeText([text]),
+  rules: analyzeByRules([text]),
 });
 
 const ITEMS = [
@@ -58,7 +58,7 @@ const constant = (c: (typeof ASPECT_CLASSES)[number], config: Partial<AspectMode
 });
 
 const TEXT = "The tech was friendly. The price was fair.";
-const RULES = analyzeText([TEXT]);
+const RULES = analyzeByRules([TEXT]);
 
 describe("aspect-model experiment", () => {
   test("the rules find what these tests assume", () => {
