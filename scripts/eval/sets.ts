@@ -13,6 +13,7 @@ export const EVAL_SETS = [
   "holdout-5",
   "holdout-6",
   "holdout-7",
+  "holdout-8",
 ] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
@@ -20,7 +21,8 @@ export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "d
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
  * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
- * scored, now development or training data: SPENT); holdout-7 is the held-out set of its seventh round (the sixth was the text-model experiment).
+ * scored, now development or training data: SPENT), holdout-7 that of its seventh (the sixth was the text-model experiment;
+ * SPENT since the eighth); holdout-8 is the held-out set of its eighth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -29,6 +31,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-5": "holdout-5.sha256",
   "holdout-6": "holdout-6.sha256",
   "holdout-7": "holdout-7.sha256",
+  "holdout-8": "holdout-8.sha256",
 };
 
 /**
@@ -43,6 +46,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
   "holdout-6":
     "held out in issue 18's fifth round and scored there on summary figures only; training data of the review-label model from its seventh round",
+  "holdout-7":
+    "held out in issue 18's seventh round and scored there on summary figures only; training data of the models from its eighth round",
 };
 
 /**
