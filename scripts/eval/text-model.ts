@@ -26,6 +26,8 @@ export const TRAIN_SETS = [
   "train/train-f",
   "train/train-g",
   "train/train-h",
+  "train/train-i",
+  "train/train-j",
 ] as const;
 export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
 /**
