@@ -59,6 +59,7 @@ export const AGREEMENT: Partial<Record<EvalSet, string>> = {
   "holdout-5": "agreement/holdout-5.jsonl",
   "holdout-6": "agreement/holdout-6.jsonl",
   "holdout-7": "agreement/holdout-7.jsonl",
+  "holdout-8": "agreement/holdout-8.jsonl",
 };
 
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */

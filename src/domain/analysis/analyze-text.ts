@@ -406,19 +406,13 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
 }
 
 /**
- * The rules' findings, their own verdict and the model's features of them (one rules pass). `nameBlind`: the
- * names in `neutral` do not count in the review's length (the engine's reading: no name sways a label; the
- * committed model was trained with them counted, as labelFeaturesOf gives).
+ * The rules' findings, their own verdict and the model's features of them (one rules pass). The names in `neutral`
+ * do not count in the review's length: no name sways a label, in training (labelFeaturesOf) as in the engine.
  */
-export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set(), nameBlind = false) {
+export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set()) {
   const { masses, aspects } = ruleFindings(parts, neutral);
   const rules = verdict(masses);
-  return {
-    masses,
-    aspects,
-    rules,
-    features: labelFeatures(masses, rules, aspects, parts, nameBlind ? neutral : undefined),
-  };
+  return { masses, aspects, rules, features: labelFeatures(masses, rules, aspects, parts, neutral) };
 }
 
 /** The rules' findings of a title and a text as the model's features (FEATURE_NAMES order). */
@@ -435,7 +429,7 @@ export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<st
 
 /** Analyses a title and a text together; quotes are exact substrings of one of them. */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const { aspects, features } = ruleAnalysis(parts, neutral, true);
+  const { aspects, features } = ruleAnalysis(parts, neutral);
   const { score, label, overall } = modelVerdict(reviewModel(), features, parts, neutral);
   return { sentiment: { score, label }, overall, aspects };
 }
