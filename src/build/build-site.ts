@@ -8,13 +8,12 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
 import { DATA_PATHS } from "../domain/feeds/feed-items.ts";
 import { sha256Hex } from "../domain/hash.ts";
-import { newestUpdated } from "../domain/order.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { INDEX_FILE } from "../domain/search/index-format.ts";
 import { bundleFingerprint, bundleWithAstro, keptBundle } from "./astro-bundle.ts";
 import { CompressedVariants } from "./compressed-variants.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
-import { renderPages } from "./render-pages.ts";
+import { loadBundle, renderPages } from "./render-pages.ts";
 import { checkContent, completeSite } from "./site-data.ts";
 import { buildPageData, siteFiles } from "./site-files.ts";
 import { writeStaticHostFiles } from "./static-host-files.ts";
@@ -43,6 +42,12 @@ type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> &
 
 export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   const notices = await recoverOutput(config.DIST_DIR);
+  // Which bundle the pages come from is known before the content is read: a kept one starts loading now.
+  let t0 = performance.now();
+  const fingerprint = await bundleFingerprint({ root: ROOT, baseUrl: config.BASE_URL });
+  const kept = await keptBundle(config.BUILD_CACHE_DIR, fingerprint);
+  const bundleCheck = Math.round(performance.now() - t0);
+  if (kept.dir) loadBundle(kept.dir).catch(() => undefined); // awaited (and its failure reported) by renderPages
   const checked = await checkContent(config);
   const { dist, tmp, old } = outputPaths(config.DIST_DIR);
   const prepare = async () => {
@@ -61,10 +66,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     // content, so it runs while the reviews are analysed. Its bundling calls back into this thread for every module.
     // Otherwise the kept bundle is used and Vite never starts. A failure on either side fails the build once both
     // have stopped.
-    let t0 = performance.now();
-    const fingerprint = await bundleFingerprint({ root: ROOT, baseUrl: config.BASE_URL });
-    const kept = await keptBundle(config.BUILD_CACHE_DIR, fingerprint);
-    const timings: Record<string, number> = { bundle_check: Math.round(performance.now() - t0) };
+    const timings: Record<string, number> = { bundle_check: bundleCheck };
     const astroStart = performance.now();
     const bundle: Promise<string> = kept.dir
       ? Promise.resolve(kept.dir)
@@ -117,7 +119,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
       tmp,
       {
         baseUrl: config.BASE_URL,
-        lastModified: newestUpdated(site.dataset.reviews),
+        // newestUpdated of the reviews, which the insights worked out already.
+        lastModified: site.insights.generated_from.last_updated ?? undefined,
         reviewCount: site.dataset.reviews.length,
       },
       variants,
