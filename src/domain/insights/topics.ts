@@ -37,15 +37,12 @@ export function topicInsights(reviews: readonly ReviewRecord[], partsOf: Insight
     );
     if (!overlaps) chosen.push(cand);
   }
-  // Each review's aspect quotes lowercased once (a topic's reviews can be half of all reviews, for 25 topics),
-  // and joined by newlines, which no phrase holds: a phrase absent from the joined quotes is in none of them,
-  // so most reviews are passed over with one search instead of one per quote.
-  const lowered = new Map<ReviewRecord, { quotes: string[]; joined: string }>();
+  // Each review's aspect quotes lowercased once (a topic's reviews can be half of all reviews, for 25 topics).
+  const lowered = new Map<ReviewRecord, string[]>();
   const quotesOf = (r: ReviewRecord) => {
     let quotes = lowered.get(r);
     if (!quotes) {
-      const each = r.aspects.map((a) => a.quote.toLowerCase());
-      quotes = { quotes: each, joined: each.join("\n") };
+      quotes = r.aspects.map((a) => a.quote.toLowerCase());
       lowered.set(r, quotes);
     }
     return quotes;
@@ -57,12 +54,10 @@ export function topicInsights(reviews: readonly ReviewRecord[], partsOf: Insight
     const aspects = new Set<Aspect>(aspectCues(phrase).map((c) => c.aspect));
     const aspectCounts = new Map<Aspect, number>();
     for (const r of rs) {
-      const { quotes, joined } = quotesOf(r);
-      if (!joined.includes(phrase)) continue;
-      for (let i = 0; i < quotes.length; i++) {
-        const aspect = r.aspects[i].aspect;
-        if (quotes[i].includes(phrase)) aspectCounts.set(aspect, (aspectCounts.get(aspect) ?? 0) + 1);
-      }
+      const quotes = quotesOf(r);
+      r.aspects.forEach((a, i) => {
+        if (quotes[i].includes(phrase)) aspectCounts.set(a.aspect, (aspectCounts.get(a.aspect) ?? 0) + 1);
+      });
     }
     for (const [a, c] of aspectCounts) if (c >= rs.length / 3) aspects.add(a);
     return {
