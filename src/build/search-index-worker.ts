@@ -5,5 +5,5 @@ import { encodeIndexColumns } from "../domain/search/index-writer.ts";
 import { type IndexJob, unpackReviews } from "./write-search-index.ts";
 
 const { catalog, layout, reviews } = workerData as IndexJob;
-const index = encodeIndexColumns(catalog, unpackReviews(reviews), layout);
+const index = encodeIndexColumns(catalog, unpackReviews(reviews, catalog), layout);
 parentPort?.postMessage(index, [index.buffer as ArrayBuffer]);

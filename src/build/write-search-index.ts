@@ -21,52 +21,97 @@ export interface IndexJob {
   reviews: PackedReviews;
 }
 
-/** IndexedReview[] as one string of id, date, updated, title and text of each review, and their lengths. */
+/**
+ * IndexedReview[] as one string of the id, date, updated, title and text of each review with their lengths, and
+ * the technicians and services each mentions as positions in the catalog (the index keeps postings for those
+ * alone, so a mention outside the catalog is left out here as the index writer would leave it out).
+ */
 export interface PackedReviews {
   strings: string;
   lengths: Uint32Array;
   /** 1 where the review has a title (an absent title and an empty one are told apart). */
   titled: Uint8Array;
   ratings: Uint8Array;
-  /** JSON of [technicians, services] per review. */
-  mentions: string;
+  technicians: Mentioned;
+  services: Mentioned;
+}
+
+/** Per review, positions in a catalog list: review i's are `keys[starts[i] .. starts[i + 1])`. */
+interface Mentioned {
+  starts: Uint32Array;
+  keys: Uint16Array;
 }
 
 const FIELDS = 5;
 
-export function packReviews(reviews: readonly IndexedReview[]): PackedReviews {
+function mentioned(
+  reviews: readonly IndexedReview[],
+  catalog: string[],
+  of: (r: IndexedReview) => string[],
+): Mentioned {
+  const pos = new Map(catalog.map((id, i) => [id, i]));
+  const starts = new Uint32Array(reviews.length + 1);
+  const keys: number[] = [];
+  for (let i = 0; i < reviews.length; i++) {
+    for (const id of of(reviews[i])) {
+      const k = pos.get(id);
+      if (k !== undefined) keys.push(k);
+    }
+    starts[i + 1] = keys.length;
+  }
+  return { starts, keys: Uint16Array.from(keys) };
+}
+
+export function packReviews(reviews: readonly IndexedReview[], catalog: IndexCatalog): PackedReviews {
+  if (Math.max(catalog.technicians.length, catalog.services.length) > 0xffff) throw new Error("catalog too large");
   const n = reviews.length;
   const lengths = new Uint32Array(n * FIELDS);
   const titled = new Uint8Array(n);
   const ratings = new Uint8Array(n);
   const parts: string[] = new Array(n * FIELDS);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, k = 0; i < n; i++) {
     const r = reviews[i];
-    const fields = [r.id, r.date, r.updated, r.title ?? "", r.text];
-    for (let f = 0; f < FIELDS; f++) {
-      parts[i * FIELDS + f] = fields[f];
-      lengths[i * FIELDS + f] = fields[f].length;
-    }
+    const title = r.title ?? "";
+    parts[k] = r.id;
+    lengths[k++] = r.id.length;
+    parts[k] = r.date;
+    lengths[k++] = r.date.length;
+    parts[k] = r.updated;
+    lengths[k++] = r.updated.length;
+    parts[k] = title;
+    lengths[k++] = title.length;
+    parts[k] = r.text;
+    lengths[k++] = r.text.length;
     titled[i] = r.title === undefined ? 0 : 1;
     ratings[i] = r.rating;
   }
-  const mentions = JSON.stringify(reviews.map((r) => [r.mentions.technicians, r.mentions.services]));
-  return { strings: parts.join(""), lengths, titled, ratings, mentions };
+  return {
+    strings: parts.join(""),
+    lengths,
+    titled,
+    ratings,
+    technicians: mentioned(reviews, catalog.technicians, (r) => r.mentions.technicians),
+    services: mentioned(reviews, catalog.services, (r) => r.mentions.services),
+  };
 }
 
-export function unpackReviews(packed: PackedReviews): IndexedReview[] {
+export function unpackReviews(packed: PackedReviews, catalog: IndexCatalog): IndexedReview[] {
   const { strings, lengths, titled, ratings } = packed;
-  const mentions = JSON.parse(packed.mentions) as [string[], string[]][];
+  const ids = (m: Mentioned, list: string[], i: number) =>
+    Array.from(m.keys.subarray(m.starts[i], m.starts[i + 1]), (k) => list[k]);
   const out: IndexedReview[] = new Array(ratings.length);
   let at = 0;
   const next = (k: number) => {
-    const s = strings.slice(at, at + lengths[k]);
+    const from = at;
     at += lengths[k];
-    return s;
+    return strings.slice(from, at);
   };
-  for (let i = 0; i < ratings.length; i++) {
-    const [id, date, updated, title, text] = [0, 1, 2, 3, 4].map((f) => next(i * FIELDS + f));
-    const [technicians, services] = mentions[i];
+  for (let i = 0, k = 0; i < ratings.length; i++) {
+    const id = next(k++);
+    const date = next(k++);
+    const updated = next(k++);
+    const title = next(k++);
+    const text = next(k++);
     out[i] = {
       id,
       date,
@@ -74,7 +119,10 @@ export function unpackReviews(packed: PackedReviews): IndexedReview[] {
       rating: ratings[i],
       ...(titled[i] ? { title } : {}),
       text,
-      mentions: { technicians, services },
+      mentions: {
+        technicians: ids(packed.technicians, catalog.technicians, i),
+        services: ids(packed.services, catalog.services, i),
+      },
     };
   }
   return out;
@@ -100,10 +148,11 @@ export function startIndexing(
   if (dataset.reviews.length < minForWorker) return async () => encodeReviewIndex(dataset, datasetJson, reviewOffsets);
   let pending: Promise<Uint8Array>;
   try {
+    const catalog = indexCatalog(dataset.business);
     const job: IndexJob = {
-      catalog: indexCatalog(dataset.business),
+      catalog,
       layout: locateReviews(dataset, datasetJson, reviewOffsets),
-      reviews: packReviews(dataset.reviews),
+      reviews: packReviews(dataset.reviews, catalog),
     };
     pending = runWorker<Uint8Array>(
       new URL("./search-index-worker.ts", import.meta.url),
