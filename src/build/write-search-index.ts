@@ -97,8 +97,11 @@ export function packReviews(reviews: readonly IndexedReview[], catalog: IndexCat
 
 export function unpackReviews(packed: PackedReviews, catalog: IndexCatalog): IndexedReview[] {
   const { strings, lengths, titled, ratings } = packed;
-  const ids = (m: Mentioned, list: string[], i: number) =>
-    Array.from(m.keys.subarray(m.starts[i], m.starts[i + 1]), (k) => list[k]);
+  const ids = (m: Mentioned, list: string[], i: number) => {
+    const out: string[] = [];
+    for (let at = m.starts[i]; at < m.starts[i + 1]; at++) out.push(list[m.keys[at]]);
+    return out;
+  };
   const out: IndexedReview[] = new Array(ratings.length);
   let at = 0;
   const next = (k: number) => {
