@@ -19,11 +19,29 @@ const PAGE_FILES: ReadonlyArray<{ route: string; file: string }> = [
   { route: "/404", file: PAGE_PATHS.notFound.slice(1) },
 ];
 
+const loading = new Map<string, Promise<AstroHandler>>();
+
+/**
+ * The bundle's handler, its modules loaded once per folder. The build starts this for a kept bundle before it
+ * reads the content, so that loading the bundle (the analysis engine included) fills the main thread's waits for
+ * the stat worker and the disk instead of following the data files.
+ */
+export function loadBundle(bundleDir: string): Promise<AstroHandler> {
+  let pending = loading.get(bundleDir);
+  if (!pending) {
+    const entry = pathToFileURL(join(bundleDir, SERVER_BUNDLE_DIR, "entry.mjs"));
+    const before = new Set(process.listeners("unhandledRejection"));
+    pending = import(entry.href).then(({ handler }: { handler: AstroHandler }) => {
+      for (const l of process.listeners("unhandledRejection")) if (!before.has(l)) process.off("unhandledRejection", l);
+      return handler;
+    });
+    loading.set(bundleDir, pending);
+  }
+  return pending;
+}
+
 export async function renderPages(bundleDir: string, data: PageData): Promise<Map<string, Buffer>> {
-  const entry = pathToFileURL(join(bundleDir, SERVER_BUNDLE_DIR, "entry.mjs"));
-  const before = new Set(process.listeners("unhandledRejection"));
-  const { handler } = (await import(entry.href)) as { handler: AstroHandler };
-  for (const l of process.listeners("unhandledRejection")) if (!before.has(l)) process.off("unhandledRejection", l);
+  const handler = await loadBundle(bundleDir);
   let failure: unknown;
   const server = createServer((req, res) => {
     handler(req, res, () => res.writeHead(404).end(), { site: data }).catch((e: unknown) => {

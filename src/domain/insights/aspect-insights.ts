@@ -2,7 +2,7 @@ import type { Aspect, Sentiment } from "../schemas/common.ts";
 import { ASPECTS } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
-import type { InsightPartsOf } from "./review-parts.ts";
+import type { ReviewInsightParts } from "./review-parts.ts";
 
 export const ASPECT_LABELS: Record<Aspect, string> = {
   punctuality: "Punctuality",
@@ -48,8 +48,11 @@ interface AspectTally {
   examples: Record<Sentiment, { review_id: string; polarity: Sentiment; quote: string }[]>;
 }
 
-/** `reviews` newest first; `partsOf` gives each review's cues (review-parts.ts). One pass over the reviews. */
-export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: InsightPartsOf): Insights["aspects"] {
+/** `reviews` newest first; `parts` their cues (review-parts.ts), in the same order. One pass over the reviews. */
+export function aspectInsights(
+  reviews: readonly ReviewRecord[],
+  parts: readonly Pick<ReviewInsightParts, "cues">[],
+): Insights["aspects"] {
   const tallies = new Map<Aspect, AspectTally>(
     ASPECTS.map((aspect) => [
       aspect,
@@ -63,10 +66,11 @@ export function aspectInsights(reviews: readonly ReviewRecord[], partsOf: Insigh
       },
     ]),
   );
-  for (const r of reviews) {
+  for (let rank = 0; rank < reviews.length; rank++) {
+    const r = reviews[rank];
     if (r.aspects.length === 0) continue;
     const q = quarterOf(r.date);
-    const cues = partsOf(r).cues;
+    const cues = parts[rank].cues;
     for (let i = 0; i < r.aspects.length; i++) {
       const a = r.aspects[i];
       const t = tallies.get(a.aspect);

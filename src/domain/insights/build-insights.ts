@@ -51,8 +51,10 @@ export function buildInsights(
   partsOf: InsightPartsOf = memoParts(dataset.business),
 ): Insights {
   const { reviews, business } = dataset;
+  // Each review's parts asked for once, kept by rank for the aspects and the topics.
+  const reviewParts = reviews.map((r) => partsOf(r));
   const parts = {
-    aspects: aspectInsights(reviews, partsOf),
+    aspects: aspectInsights(reviews, reviewParts),
     entities: entityInsights(business, reviews, namedInText),
   };
   return {
@@ -60,7 +62,7 @@ export function buildInsights(
     generated_from: { review_count: reviews.length, last_updated: newestUpdated(reviews) ?? null },
     review_labels: countLabels(reviews, reviewLabels),
     ...parts,
-    topics: topicInsights(reviews, partsOf),
+    topics: topicInsights(reviews, reviewParts),
     faq: editorial?.faq ? { generated: false, items: editorial.faq } : generatedFaq(dataset, parts),
     summary: editorial?.summary
       ? { generated: false, text: editorial.summary, review_ids: [] }

@@ -6,18 +6,24 @@ import type { Aspect } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
 import { round } from "./aspect-insights.ts";
-import type { InsightPartsOf } from "./review-parts.ts";
+import type { ReviewInsightParts } from "./review-parts.ts";
 
 const MAX_TOPICS = 25;
 
-/** `partsOf`: each review's candidates (review-parts.ts), made with the same business. */
-export function topicInsights(reviews: readonly ReviewRecord[], partsOf: InsightPartsOf): Insights["topics"] {
-  const docs = new Map<string, ReviewRecord[]>();
-  for (const r of reviews) {
-    for (const c of partsOf(r).phrases) {
+/**
+ * `parts`: each review's candidates (review-parts.ts), made with the same business, in the order of `reviews`.
+ * Reviews are handled by rank (their position in `reviews`), so no per-review lookup in a map.
+ */
+export function topicInsights(
+  reviews: readonly ReviewRecord[],
+  parts: readonly Pick<ReviewInsightParts, "phrases">[],
+): Insights["topics"] {
+  const docs = new Map<string, number[]>();
+  for (let rank = 0; rank < reviews.length; rank++) {
+    for (const c of parts[rank].phrases) {
       const list = docs.get(c);
-      if (list) list.push(r);
-      else docs.set(c, [r]);
+      if (list) list.push(rank);
+      else docs.set(c, [rank]);
     }
   }
   const n = reviews.length;
@@ -38,26 +44,31 @@ export function topicInsights(reviews: readonly ReviewRecord[], partsOf: Insight
     if (!overlaps) chosen.push(cand);
   }
   // Each review's aspect quotes lowercased once (a topic's reviews can be half of all reviews, for 25 topics).
-  const lowered = new Map<ReviewRecord, string[]>();
-  const quotesOf = (r: ReviewRecord) => {
-    let quotes = lowered.get(r);
+  const lowered: (string[] | undefined)[] = new Array(reviews.length);
+  const quotesOf = (rank: number) => {
+    let quotes = lowered[rank];
     if (!quotes) {
-      quotes = r.aspects.map((a) => a.quote.toLowerCase());
-      lowered.set(r, quotes);
+      quotes = reviews[rank].aspects.map((a) => a.quote.toLowerCase());
+      lowered[rank] = quotes;
     }
     return quotes;
   };
   return chosen.map(({ phrase, rs }) => {
-    const score = round(rs.reduce((s, r) => s + r.sentiment.score, 0) / rs.length);
+    let sum = 0;
+    for (const rank of rs) sum += reviews[rank].sentiment.score;
+    const score = round(sum / rs.length);
     const serviceCounts = new Map<string, number>();
-    for (const r of rs) for (const s of r.mentions.services) serviceCounts.set(s, (serviceCounts.get(s) ?? 0) + 1);
+    for (const rank of rs) {
+      for (const s of reviews[rank].mentions.services) serviceCounts.set(s, (serviceCounts.get(s) ?? 0) + 1);
+    }
     const aspects = new Set<Aspect>(aspectCues(phrase).map((c) => c.aspect));
     const aspectCounts = new Map<Aspect, number>();
-    for (const r of rs) {
-      const quotes = quotesOf(r);
-      r.aspects.forEach((a, i) => {
-        if (quotes[i].includes(phrase)) aspectCounts.set(a.aspect, (aspectCounts.get(a.aspect) ?? 0) + 1);
-      });
+    for (const rank of rs) {
+      const quotes = quotesOf(rank);
+      const list = reviews[rank].aspects;
+      for (let i = 0; i < list.length; i++) {
+        if (quotes[i].includes(phrase)) aspectCounts.set(list[i].aspect, (aspectCounts.get(list[i].aspect) ?? 0) + 1);
+      }
     }
     for (const [a, c] of aspectCounts) if (c >= rs.length / 3) aspects.add(a);
     return {
@@ -69,7 +80,7 @@ export function topicInsights(reviews: readonly ReviewRecord[], partsOf: Insight
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .map(([s]) => s),
       aspects: [...aspects].sort(),
-      review_ids: rs.slice(0, 5).map((r) => r.id),
+      review_ids: rs.slice(0, 5).map((rank) => reviews[rank].id),
     };
   });
 }

@@ -21,10 +21,11 @@ interface SitemapUrl {
 }
 
 /** Needs no search index: the build renders the sitemap without one. */
-export function sitemapUrls(data: Pick<PageData, "dataset" | "reviewCount" | "allReviews">): SitemapUrl[] {
-  // One pass over the reviews: in the sidecar each one is parsed from its bytes.
-  const reviews = [...data.allReviews()];
-  const newest = newestUpdated(reviews);
+export function sitemapUrls(data: Pick<PageData, "dataset" | "reviewCount" | "allReviews" | "insights">): SitemapUrl[] {
+  // One pass over the reviews: in the sidecar each one is parsed from its bytes. The newest `updated` of them all
+  // is the insights' (worked out once, where they were made).
+  const reviews = data.allReviews();
+  const newest = data.insights.generated_from.last_updated ?? undefined;
   const urls: SitemapUrl[] = [{ path: PAGE_PATHS.home, lastmod: newest }];
   for (let page = 1; page <= reviewsPageCount(data.reviewCount); page++) {
     urls.push({ path: reviewsPagePath(page), lastmod: newest });
@@ -52,7 +53,7 @@ const urlset = (baseUrl: string, urls: SitemapUrl[]) =>
 
 /** The files to publish, by URL path: /sitemap.xml alone, or an index at /sitemap.xml and its parts. */
 export function renderSitemaps(
-  data: Pick<PageData, "dataset" | "baseUrl" | "reviewCount" | "allReviews">,
+  data: Pick<PageData, "dataset" | "baseUrl" | "reviewCount" | "allReviews" | "insights">,
   maxUrls = SITEMAP_MAX_URLS,
 ): Map<string, string> {
   const urls = sitemapUrls(data);

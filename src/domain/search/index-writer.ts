@@ -1,6 +1,6 @@
 // Dataset + the exact bytes of reviews.json -> the search index file (see index-format.ts for the container).
 import { compareOldest } from "../order.ts";
-import type { ReviewsDataset } from "../schemas/published.ts";
+import type { ReviewRecord, ReviewsDataset } from "../schemas/published.ts";
 import { encodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { dayNumber } from "./index-keys.ts";
 import { foldText } from "./text-match.ts";
@@ -63,12 +63,42 @@ export function serialiseDataset(
   return { json, reviewOffsets };
 }
 
+/** What the index reads of a review; the rest of the record is only in reviews.json's bytes. */
+export type IndexedReview = Pick<ReviewRecord, "id" | "date" | "updated" | "rating" | "title" | "text"> & {
+  mentions: Pick<ReviewRecord["mentions"], "technicians" | "services">;
+};
+
+/** Where the parts of reviews.json are, found in its bytes and checked against the dataset (locateReviews). */
+export interface ReviewsJsonLayout {
+  size: number;
+  business: [number, number];
+  aggregate_rating: [number, number];
+  /** Where each review starts (n + 1 offsets, the last one past the last review's comma). */
+  reviewOffsets: Uint32Array;
+}
+
+/** The ids the index keeps postings for, in the catalog's order. */
+export interface IndexCatalog {
+  technicians: string[];
+  services: string[];
+}
+
+export const indexCatalog = (business: ReviewsDataset["business"]): IndexCatalog => ({
+  technicians: business.technicians.map((t) => t.id),
+  services: business.services.map((s) => s.id),
+});
+
 /**
  * `reviewsJson` must be JSON.stringify(dataset) (what the build publishes as reviews.json). Each review's byte
  * range inside it is computed and checked here, so a sidecar can answer with slices of the published bytes; or,
  * when `made` is serialiseDataset's own result for these bytes, taken from it.
  */
 export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Array, made?: Uint32Array): Uint8Array {
+  return encodeIndexColumns(indexCatalog(dataset.business), dataset.reviews, locateReviews(dataset, reviewsJson, made));
+}
+
+/** The layout of `reviewsJson` (JSON.stringify(dataset)), checked; `made` as for encodeReviewIndex. */
+export function locateReviews(dataset: ReviewsDataset, reviewsJson: Uint8Array, made?: Uint32Array): ReviewsJsonLayout {
   const { business, aggregate_rating, reviews } = dataset;
   const raw = Buffer.from(reviewsJson.buffer, reviewsJson.byteOffset, reviewsJson.byteLength);
   const n = reviews.length;
@@ -95,7 +125,23 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
   }
   const at = reviewOffsets[n];
   if (raw.toString("utf8", at - (n > 0 ? 1 : 0)) !== "]}") throw mismatch();
+  return {
+    size: raw.length,
+    business: [businessStart, businessEnd],
+    aggregate_rating: [aggregateStart, aggregateEnd],
+    reviewOffsets,
+  };
+}
 
+/** The index file from what it reads of each review (newest first) and reviews.json's checked layout. */
+export function encodeIndexColumns(
+  catalog: IndexCatalog,
+  reviews: readonly IndexedReview[],
+  layout: ReviewsJsonLayout,
+): Uint8Array {
+  const n = reviews.length;
+  const { reviewOffsets } = layout;
+  if (reviewOffsets.length !== n + 1) throw new IndexFormatError("the layout does not match the reviews");
   const dates = Int32Array.from(reviews, (r) => dayNumber(r.date));
   const oldest = Int32Array.from(reviews.keys()).sort((a, b) => compareOldest(reviews[a], reviews[b]));
   const sinceNewest = new Float64Array(n);
@@ -110,8 +156,8 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
   const byId = Int32Array.from(reviews.keys()).sort((a, b) => Buffer.compare(idBytes[a], idBytes[b]));
 
   const ratings = postings(6, n, (rank) => [reviews[rank].rating]);
-  const techIds = business.technicians.map((t) => t.id);
-  const serviceIds = business.services.map((s) => s.id);
+  const techIds = catalog.technicians;
+  const serviceIds = catalog.services;
   const keyList = (ids: string[], of: (rank: number) => string[]) => {
     const pos = new Map(ids.map((id, i) => [id, i]));
     return (rank: number) => of(rank).flatMap((id) => (pos.has(id) ? [pos.get(id) as number] : []));
@@ -138,9 +184,9 @@ export function encodeReviewIndex(dataset: ReviewsDataset, reviewsJson: Uint8Arr
   return encodeIndexFile(
     {
       review_count: n,
-      reviews_json_size: raw.length,
-      business: [businessStart, businessEnd],
-      aggregate_rating: [aggregateStart, aggregateEnd],
+      reviews_json_size: layout.size,
+      business: layout.business,
+      aggregate_rating: layout.aggregate_rating,
       technicians: techIds,
       services: serviceIds,
     },
