@@ -26,7 +26,7 @@ for (const set of chooseSets(process.argv.slice(2))) {
   const rules: number[] = [];
   const model: number[] = [];
   for (const item of items) {
-    const analysis = ruleAnalysis([item.text], neutral, true);
+    const analysis = ruleAnalysis([item.text], neutral);
     gold.push(LABELS.indexOf(item.label));
     rules.push(LABELS.indexOf(analysis.rules.overall));
     model.push(LABELS.indexOf(modelVerdict(reviewModel(), analysis.features, [item.text], neutral).overall));
