@@ -22,7 +22,13 @@ import {
 import { FEATURE_NAMES } from "../../src/domain/analysis/label-features.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import { COMBINER_FEATURES } from "../../src/domain/analysis/review-model.ts";
-import { type SparseVector, textFeatures } from "../../src/domain/analysis/text-features.ts";
+import type { Span } from "../../src/domain/analysis/segment.ts";
+import {
+  lastBucketPlaces,
+  type SparseVector,
+  textBuckets,
+  textFeatures,
+} from "../../src/domain/analysis/text-features.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
 import { readEvalFile } from "./eval-files.ts";
@@ -54,11 +60,12 @@ export interface LayerConfig {
   minCount: number;
 }
 
+// The setting chosen by the cross-validation (README, "Sentiment evaluation").
 export const CHOSEN_LAYER: LayerConfig = {
-  lambda: 1e-4,
+  lambda: 3e-5,
   iterations: 150,
   tunedWeight: 0.3,
-  presentWeight: 1,
+  presentWeight: 2,
   minCount: 2,
 };
 
@@ -67,8 +74,9 @@ export interface LayerItem {
   set: ModelSet;
   item: LabelledItem;
   text: string;
-  /** The rules' aspects (ruleAnalysis: the engine's). */
+  /** The rules' aspects and each part's clauses (ruleAnalysis: the engine's). */
   rules: AspectMention[];
+  clauses: Span[][];
   /** The rules' review-label features (FEATURE_NAMES order) and the rules' own labels, for scoring. */
   features: number[];
   /** The review's buckets and their value (the review model's). */
@@ -84,12 +92,13 @@ export async function loadLayerItems(business: BusinessContent, sets: readonly M
   const neutral = nameWords(business);
   const labelled = await loadLabelled(sets);
   const items: LayerItem[] = labelled.map(({ set, item }) => {
-    const { aspects, features } = ruleAnalysis([item.text], neutral);
+    const { aspects, clauses, features } = ruleAnalysis([item.text], neutral);
     return {
       set,
       item,
       text: item.text,
       rules: aspects,
+      clauses,
       features,
       sparse: textFeatures([item.text], CHOSEN, neutral),
       inputs: new Float64Array(COMBINER_FEATURES.length),
@@ -251,7 +260,11 @@ export function layerPredictions(
   neutral: ReadonlySet<string> = new Set(),
 ) {
   const layer = loadAspectLayer(file, { features: file.features });
-  return items.map((x) => layerAspects(layer, [x.text], neutral, x.sparse.index, x.inputs, x.rules));
+  return items.map((x) => {
+    const buckets = textBuckets([x.text], file.features, neutral, true);
+    const review = { parts: [x.text], clauses: x.clauses, buckets, places: lastBucketPlaces(), inputs: x.inputs };
+    return layerAspects(layer, { ...review, rules: x.rules });
+  });
 }
 
 /** Distinct (aspect, polarity) pairs given per review and how many of them the review is labelled with. */
@@ -353,19 +366,23 @@ export function crossValidateLayer(
 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** Settings whose untuned mean accuracy is within this of the best are as good: the most precise of them wins. */
+const AS_GOOD = 0.005;
+
 /**
- * The presence setting of best mean all-aspect accuracy over the untuned folds whose mean precision is not below
- * the rules' there (the rules' own precision is the floor: no recall bought with false aspects).
+ * The presence setting of the untuned folds: among those whose mean precision is not below the rules' there (no
+ * recall bought with false aspects), the most precise of those within AS_GOOD of the best mean all-aspect
+ * accuracy; -1 when none keeps the rules' precision.
  */
 export function choosePresence(folds: readonly LayerFold[]): number {
   const honest = folds.filter((f) => UNTUNED_FOLDS.includes(f.set));
   const floor = mean(honest.map((f) => f.rules.precision));
-  let best = -1;
-  PRESENCE_GRID.forEach((_, p) => {
-    if (mean(honest.map((f) => f.layer[p].precision)) < floor) return;
-    if (best < 0 || mean(honest.map((f) => f.layer[p].all)) > mean(honest.map((f) => f.layer[best].all))) best = p;
-  });
-  return best;
+  const all = PRESENCE_GRID.map((_, p) => mean(honest.map((f) => f.layer[p].all)));
+  const precision = PRESENCE_GRID.map((_, p) => mean(honest.map((f) => f.layer[p].precision)));
+  const allowed = PRESENCE_GRID.map((_, p) => p).filter((p) => precision[p] >= floor);
+  if (allowed.length === 0) return -1;
+  const best = Math.max(...allowed.map((p) => all[p]));
+  return allowed.filter((p) => all[p] >= best - AS_GOOD).reduce((a, b) => (precision[b] > precision[a] ? b : a));
 }
 
 /** The engine's layer file: trained on every item, with the sha256 of each file and the chosen presence. */

@@ -20,7 +20,7 @@ export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "d
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
  * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
- * scored, now development or training data: SPENT); holdout-7 is the held-out set of its seventh round (the sixth was the text-model experiment).
+ * scored, now development or training data: SPENT); holdout-7 was the held-out set of its seventh round (the sixth was the text-model experiment).
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -43,6 +43,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
   "holdout-6":
     "held out in issue 18's fifth round and scored there on summary figures only; training data of the review-label model from its seventh round",
+  "holdout-7":
+    "held out in issue 18's seventh round and scored once at its end; training data of the review-label model and the aspect layer from its eighth round",
 };
 
 /**

@@ -24,7 +24,7 @@ import {
 } from "./sentiment.ts";
 import { questionOpeners } from "./sentiment-lexicon.ts";
 import { statedFigureHits } from "./stated-figures.ts";
-import { textBuckets } from "./text-features.ts";
+import { lastBucketPlaces, textBuckets } from "./text-features.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
@@ -299,10 +299,13 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
   const masses = noMasses();
   const aspects: AspectMention[] = [];
   const byKey = new Map<number, AspectMention>();
+  // Each part's clauses (the aspect layer quotes one for an aspect the rules did not find).
+  const partClauses: Span[][] = [];
   for (const [partIndex, part] of parts.entries()) {
     const tokens = typos.apply(tokenize(part), neutral);
     const sentenceSpans = sentences(part);
     const clauseSpans = clauses(part, sentenceSpans);
+    partClauses.push(clauseSpans);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
     const sentenceOf = spanIndex(tokens, sentenceSpans);
@@ -399,7 +402,7 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       }
     }
   }
-  return { masses, aspects };
+  return { masses, aspects, clauses: partClauses };
 }
 
 /**
@@ -407,9 +410,9 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
  * do not count in the review's length: no name sways a label, in training as in the engine.
  */
 export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set()) {
-  const { masses, aspects } = ruleFindings(parts, neutral);
+  const { masses, aspects, clauses } = ruleFindings(parts, neutral);
   const rules = verdict(masses);
-  return { masses, aspects, rules, features: labelFeatures(masses, rules, aspects, parts, neutral) };
+  return { masses, aspects, clauses, rules, features: labelFeatures(masses, rules, aspects, parts, neutral) };
 }
 
 /** The rules' findings of a title and a text as the model's features (FEATURE_NAMES order). */
@@ -433,13 +436,10 @@ const combinerInputs = new Float64Array(COMBINER_FEATURES.length);
  * review model's inputs).
  */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const { aspects, features } = ruleAnalysis(parts, neutral);
+  const { aspects, clauses, features } = ruleAnalysis(parts, neutral);
   const model = reviewModel();
-  const buckets = textBuckets(parts, model.features, neutral);
+  const buckets = textBuckets(parts, model.features, neutral, true);
   const { score, label, overall } = verdictOfBuckets(model, features, buckets, combinerInputs);
-  return {
-    sentiment: { score, label },
-    overall,
-    aspects: layerAspects(aspectLayer(model), parts, neutral, buckets, combinerInputs, aspects),
-  };
+  const review = { parts, clauses, buckets, places: lastBucketPlaces(), inputs: combinerInputs, rules: aspects };
+  return { sentiment: { score, label }, overall, aspects: layerAspects(aspectLayer(model), review) };
 }

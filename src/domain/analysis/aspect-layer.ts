@@ -12,8 +12,8 @@ import { ASPECTS, type Aspect, type Sentiment } from "../schemas/common.ts";
 import { type BucketRows, bitCount, bucketRows, rowOf, tenThousandths, WEIGHT_UNIT } from "./bucket-rows.ts";
 import modelFile from "./model/aspect-layer.json" with { type: "json" };
 import { COMBINER_FEATURES, type ReviewModel } from "./review-model.ts";
-import { clauses } from "./segment.ts";
-import { type TextFeatureConfig, textBuckets } from "./text-features.ts";
+import type { Span } from "./segment.ts";
+import type { BucketPlaces, TextFeatureConfig } from "./text-features.ts";
 
 /** The layer version this engine reads (bump it, and retrain, when the features, the training or the files change). */
 export const ASPECT_LAYER_VERSION = "aspect-layer@1.0.0";
@@ -185,46 +185,55 @@ export function decide(z: Float64Array, a: number): { present: number; polarity:
   return { present: total / (1 + total), polarity: best };
 }
 
-/** The clause of the parts whose own words most support class c of aspect a (an exact substring of one part). */
-function supportingClause(
-  layer: AspectLayer,
-  parts: readonly string[],
-  neutral: ReadonlySet<string>,
-  a: number,
-  c: number,
-): string | undefined {
-  let best: string | undefined;
-  let bestScore = -Infinity;
-  for (const part of parts)
-    for (const clause of clauses(part)) {
-      const buckets = textBuckets([clause.text], layer.features, neutral);
-      let t = 0;
-      for (let j = 0; j < buckets.length; j++) {
-        const r = rowOf(layer.rows, buckets[j]);
-        if (r >= 0) t += layer.weights[r * ROW + a * C + c];
-      }
-      if (t > bestScore) {
-        best = clause.text;
-        bestScore = t;
-      }
-    }
-  return best;
+/** What the layer reads of one review: the rules' findings and the text hashed once (textBuckets, with places). */
+export interface LayerReview {
+  parts: readonly string[];
+  /** Each part's clauses (segment.ts, as the rules found them). */
+  clauses: readonly (readonly Span[])[];
+  /** The review's buckets (textBuckets of the layer's features) and where each feature came from. */
+  buckets: Int32Array;
+  places: BucketPlaces;
+  /** The review model's combiner inputs (COMBINER_FEATURES). */
+  inputs: Float64Array;
+  rules: readonly AspectMention[];
 }
 
 /**
- * A review's aspects under the layer: one per aspect given, with one polarity. `buckets` are the review's
- * (textBuckets of the layer's features, `neutral` left out), `inputs` the review model's combiner inputs for it,
- * `rules` the rules' aspects (their quotes are reused).
+ * For each (aspect a, class c) wanted, the clause whose own words most support it (an exact substring of one
+ * part): each feature of the text (the buckets' places) counts for the clause holding its word.
  */
-export function layerAspects(
-  layer: AspectLayer,
-  parts: readonly string[],
-  neutral: ReadonlySet<string>,
-  buckets: Int32Array,
-  inputs: Float64Array,
-  rules: readonly AspectMention[],
-): AspectMention[] {
-  const z = aspectScores(layer, buckets, inputs, rules);
+function supportingClauses(layer: AspectLayer, review: LayerReview, wanted: readonly { a: number; c: number }[]) {
+  const spans = review.clauses.flat();
+  const best: (Span | undefined)[] = wanted.map(() => spans[0]);
+  if (spans.length <= 1) return best;
+  // The first clause of each part in `spans`.
+  const first: number[] = [];
+  for (let p = 0, k = 0; p < review.clauses.length; k += review.clauses[p].length, p++) first.push(k);
+  const support = new Float64Array(spans.length * wanted.length);
+  const { count, bucket, part, offset } = review.places;
+  for (let j = 0; j < count; j++) {
+    const r = rowOf(layer.rows, bucket[j]);
+    if (r < 0) continue;
+    const clausesOfPart = review.clauses[part[j]];
+    let s = clausesOfPart.length - 1;
+    while (s > 0 && clausesOfPart[s].start > offset[j]) s--;
+    if (s < 0) continue;
+    const at = (first[part[j]] + s) * wanted.length;
+    for (let k = 0; k < wanted.length; k++) support[at + k] += layer.weights[r * ROW + wanted[k].a * C + wanted[k].c];
+  }
+  for (let k = 0; k < wanted.length; k++) {
+    let top = 0;
+    for (let s = 1; s < spans.length; s++)
+      if (support[s * wanted.length + k] > support[top * wanted.length + k]) top = s;
+    best[k] = spans[top];
+  }
+  return best;
+}
+
+/** A review's aspects under the layer: one per aspect given, with one polarity (see the header). */
+export function layerAspects(layer: AspectLayer, review: LayerReview): AspectMention[] {
+  const { rules } = review;
+  const z = aspectScores(layer, review.buckets, review.inputs, rules);
   const decided: { present: number; polarity: number }[] = [];
   for (let a = 0; a < A; a++) decided.push(decide(z, a));
   const out: AspectMention[] = [];
@@ -238,12 +247,15 @@ export function layerAspects(
     const quote = rules.find((o) => o.aspect === m.aspect && o.polarity === polarity)?.quote ?? m.quote;
     out.push({ aspect: m.aspect, polarity, quote });
   }
-  for (let a = 0; a < A; a++) {
-    const aspect = ASPECTS[a];
-    const d = decided[a];
-    if (given.has(aspect) || rules.some((m) => m.aspect === aspect) || d.present < layer.presence.added) continue;
-    const quote = supportingClause(layer, parts, neutral, a, d.polarity);
-    if (quote !== undefined) out.push({ aspect, polarity: ASPECT_POLARITIES[d.polarity], quote });
+  const wanted: { a: number; c: number }[] = [];
+  for (let a = 0; a < A; a++)
+    if (decided[a].present >= layer.presence.added && !rules.some((m) => m.aspect === ASPECTS[a]))
+      wanted.push({ a, c: decided[a].polarity });
+  if (wanted.length === 0) return out;
+  const quotes = supportingClauses(layer, review, wanted);
+  for (const [k, { a, c }] of wanted.entries()) {
+    const quote = quotes[k]?.text;
+    if (quote !== undefined) out.push({ aspect: ASPECTS[a], polarity: ASPECT_POLARITIES[c], quote });
   }
   return out;
 }
