@@ -10,6 +10,7 @@ import {
   CHOSEN_LAYER,
   choosePresence,
   crossValidateLayer,
+  LAYER_FOLDS,
   type LayerConfig,
   type LayerFold,
   layerFileText,
@@ -18,14 +19,13 @@ import {
   UNTUNED_FOLDS,
 } from "./eval/aspect-layer.ts";
 import { loadEvalBusiness } from "./eval/eval-files.ts";
-import { FOLDS } from "./eval/text-model.ts";
 
 const arg = process.argv.find((a) => a.startsWith("--grid="));
 const GRID: LayerConfig[] = arg
   ? (JSON.parse(arg.slice("--grid=".length)) as Partial<LayerConfig>[]).map((g) => ({ ...CHOSEN_LAYER, ...g }))
   : [CHOSEN_LAYER];
 const foldsArg = process.argv.find((a) => a.startsWith("--folds="));
-const folds = foldsArg ? (foldsArg.slice("--folds=".length).split(",") as typeof FOLDS) : FOLDS;
+const folds = foldsArg ? (foldsArg.slice("--folds=".length).split(",") as typeof LAYER_FOLDS) : LAYER_FOLDS;
 const write = process.argv.includes("--write");
 
 const business = await loadEvalBusiness();

@@ -36,9 +36,9 @@ import { evaluate, type LabelledItem, type Prediction, sha256 } from "./evaluate
 import {
   CHOSEN,
   type Example,
+  LABELLED_SETS,
   loadLabelled,
   logProbabilities,
-  MODEL_SETS,
   type ModelSet,
   TRAIN_SETS,
   train,
@@ -87,8 +87,11 @@ export interface LayerItem {
   gold: number[];
 }
 
-/** Every labelled file that exists (MODEL_SETS), read as the engine reads it, with out-of-file text inputs. */
-export async function loadLayerItems(business: BusinessContent, sets: readonly ModelSet[] = MODEL_SETS) {
+/** The folds of the cross-validation: every file the layer learns from but dev-check (too small: it always trains). */
+export const LAYER_FOLDS: readonly ModelSet[] = LABELLED_SETS.filter((s) => s !== "dev-check");
+
+/** Every labelled file that exists (LABELLED_SETS), read as the engine reads it, with out-of-file text inputs. */
+export async function loadLayerItems(business: BusinessContent, sets: readonly ModelSet[] = LABELLED_SETS) {
   const neutral = nameWords(business);
   const labelled = await loadLabelled(sets);
   const items: LayerItem[] = labelled.map(({ set, item }) => {

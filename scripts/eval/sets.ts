@@ -44,7 +44,7 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-6":
     "held out in issue 18's fifth round and scored there on summary figures only; training data of the review-label model from its seventh round",
   "holdout-7":
-    "held out in issue 18's seventh round and scored once at its end; training data of the review-label model and the aspect layer from its eighth round",
+    "held out in issue 18's seventh round and scored once at its end; training data of the aspect layer from its eighth round",
 };
 
 /**

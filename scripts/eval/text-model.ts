@@ -29,13 +29,20 @@ export const TRAIN_SETS = [
 ] as const;
 export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
 /**
- * Every labelled file the model learns from: each set of npm run eval but the one still held out, then the
- * training files. Each but dev-check is also one fold of the cross-validation.
+ * Every labelled file there is to learn from: each set of npm run eval but one still held out, then the training
+ * files (the aspect layer's, scripts/eval/aspect-layer.ts).
  */
-export const MODEL_SETS: readonly ModelSet[] = [
+export const LABELLED_SETS: readonly ModelSet[] = [
   ...EVAL_SETS.filter((s) => HELD_OUT[s] === undefined || SPENT[s] !== undefined),
   ...TRAIN_SETS,
 ];
+/**
+ * The files the review-label model learns from: LABELLED_SETS but holdout-7, spent in the eighth round but not
+ * yet learned from (retrained with it, the model read "Our installer was careless." as praise, +0.101, and the
+ * property test "an intensifier never flips the sign" failed; adding it wants its own cross-validation). Each but
+ * dev-check is also one fold of the cross-validation.
+ */
+export const MODEL_SETS: readonly ModelSet[] = LABELLED_SETS.filter((s) => s !== "holdout-7");
 export const FOLDS: readonly ModelSet[] = MODEL_SETS.filter((s) => s !== "dev-check");
 
 export interface ModelConfig extends TextFeatureConfig {

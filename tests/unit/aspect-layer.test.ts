@@ -10,7 +10,7 @@ import {
 } from "../../scripts/eval/aspect-layer.ts";
 import { readEvalFile } from "../../scripts/eval/eval-files.ts";
 import { sha256 } from "../../scripts/eval/evaluate.ts";
-import { MODEL_SETS } from "../../scripts/eval/text-model.ts";
+import { LABELLED_SETS } from "../../scripts/eval/text-model.ts";
 import { analyzeByRules, analyzeText, ruleAnalysis } from "../../src/domain/analysis/analyze-text.ts";
 import {
   ASPECT_CLASSES,
@@ -105,7 +105,7 @@ describe("the engine's aspect layer (src/domain/analysis/model/aspect-layer.json
   test("was trained on the files as they are now, and reads the review model's buckets", async () => {
     const file = JSON.parse(await layerText()) as AspectLayerFile;
     assert.equal(file.version, ASPECT_LAYER_VERSION);
-    assert.deepEqual(Object.keys(file.files).sort(), [...MODEL_SETS].sort());
+    assert.deepEqual(Object.keys(file.files).sort(), [...LABELLED_SETS].sort());
     for (const [set, sha] of Object.entries(file.files))
       assert.equal(sha256(await readEvalFile(`${set}.jsonl`)), sha, set);
     assert.deepEqual(file.features, reviewModel().features);
