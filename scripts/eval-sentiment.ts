@@ -2,6 +2,7 @@
 // (see eval/README.md) beside the figures of earlier engines (eval/baseline.json), and measures
 // analysis throughput. A held-out set whose sha256 no longer matches the committed one gets no figure.
 import { analyzeByRules, analyzeText } from "../src/domain/analysis/analyze-text.ts";
+import { aspectLayer } from "../src/domain/analysis/aspect-layer.ts";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
 import { reviewModel } from "../src/domain/analysis/review-model.ts";
 import { generateReviews } from "./content-generator/generate.ts";
@@ -59,6 +60,14 @@ for (const set of sets) {
         ? `IN-SAMPLE: the review-label model (${reviewModel().version}) was trained on this file (its sha256 is in the model's list): the review-label figures below are not held-out figures; npm run eval:model's cross-validation is the estimate`
         : `the review-label model (${reviewModel().version}) was trained on an earlier version of this file (sha256 ${learned}): the review-label figures below are partly in-sample`,
     );
+  const layer = aspectLayer(reviewModel());
+  const layerLearned = layer.files[set];
+  if (layerLearned !== undefined)
+    console.log(
+      layerLearned === sha256(text)
+        ? `IN-SAMPLE: the aspect layer (${layer.version}) was trained on this file: the aspect figures below are not held-out figures; npm run eval:aspects's cross-validation is the estimate`
+        : `the aspect layer (${layer.version}) was trained on an earlier version of this file (sha256 ${layerLearned}): the aspect figures below are partly in-sample`,
+    );
   const items = parseJsonl(text, file);
   const report = evaluate(items, business);
   summaries[set] = summarise(report);
@@ -66,7 +75,13 @@ for (const set of sets) {
     `${report.items} items; ${earlier.map((e) => `"${e.column}" = ${e.engine ?? "no baseline"}`).join("; ")}`,
   );
   const columns = earlier.map((e) => ({ name: e.column, summary: e.sets?.[set] }));
-  console.log(formatReport(report, columns, Boolean(pinned) && !SPENT[set] && learned === undefined));
+  console.log(
+    formatReport(
+      report,
+      columns,
+      Boolean(pinned) && !SPENT[set] && learned === undefined && layerLearned === undefined,
+    ),
+  );
   const second = AGREEMENT[set];
   if (second) {
     const a = evaluate(items, business, annotatorPredictor(await readEvalFile(second), `eval/${second}`, items.length));

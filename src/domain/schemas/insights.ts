@@ -66,6 +66,9 @@ export const Insights = z
       model: z
         .string()
         .describe("The review-label model that gives the review labels, record labels and scores (name@version)"),
+      aspect_model: z
+        .string()
+        .describe("The aspect layer that decides each review's aspects and their polarity (name@version)"),
       analysis_version: z
         .string()
         .describe("Engine, model and lexicon versions in one string; changes whenever a result may"),

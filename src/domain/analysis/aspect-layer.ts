@@ -1,0 +1,268 @@
+// The learned aspect layer (issue 18): per review and per aspect, a four-way logistic regression (absent /
+// positive / negative / neutral, the absent class's score fixed at 0) decides whether the review speaks of the
+// aspect and with which polarity, trained by npm run eval:aspects -- --write (scripts/eval/aspect-layer.ts) and
+// read from model/aspect-layer.json. Its inputs are shared with the review-label model: the review's hashed
+// words (the same buckets, hashed once per review), the combiner's inputs (the rules' findings and the text
+// model's log-probabilities of the labels) and, per aspect, which polarities the rules gave it. Each bucket's row
+// holds the weights of every aspect and class (one look-up per bucket). An aspect is given when its probability
+// of being present reaches the file's threshold (one for aspects the rules found, one for those they missed); its
+// polarity is the most probable; its quote is the rules' quote of that polarity (else their first for the
+// aspect), or for an aspect the rules missed the clause whose words most support the decision.
+import { ASPECTS, type Aspect, type Sentiment } from "../schemas/common.ts";
+import { type BucketRows, bitCount, bucketRows, rowOf, tenThousandths, WEIGHT_UNIT } from "./bucket-rows.ts";
+import modelFile from "./model/aspect-layer.json" with { type: "json" };
+import { COMBINER_FEATURES, type ReviewModel } from "./review-model.ts";
+import type { Span } from "./segment.ts";
+import type { BucketPlaces, TextFeatureConfig } from "./text-features.ts";
+
+/** The layer version this engine reads (bump it, and retrain, when the features, the training or the files change). */
+export const ASPECT_LAYER_VERSION = "aspect-layer@1.0.0";
+/** What the layer decides per aspect; class 0 ("the review says nothing of it") scores 0. */
+export const ASPECT_CLASSES = ["absent", "positive", "negative", "neutral"] as const;
+/** The polarities scored (ASPECT_CLASSES without absent), in the order of each aspect's weights. */
+export const ASPECT_POLARITIES: readonly Sentiment[] = ["positive", "negative", "neutral"];
+/** Per aspect: whether the rules gave it each polarity (0 or 1), then the review model's combiner inputs. */
+export const ASPECT_DENSE: readonly string[] = [...ASPECT_POLARITIES.map((p) => `rules_${p}`), ...COMBINER_FEATURES];
+const FLAGS = ASPECT_POLARITIES.length;
+const C = ASPECT_POLARITIES.length;
+const A = ASPECTS.length;
+/** Weights per bucket: every aspect's, each class's. */
+const ROW = A * C;
+const D = ASPECT_DENSE.length;
+const SHARED = COMBINER_FEATURES.length;
+
+export interface AspectMention {
+  aspect: Aspect;
+  polarity: Sentiment;
+  quote: string;
+}
+
+/** The file's form (model/aspect-layer.json). Weights are aspect-major, then class (ASPECT_POLARITIES). */
+export interface AspectLayerFile {
+  version: string;
+  aspects: readonly string[];
+  classes: readonly string[];
+  /** Each file the layer learned from, with its sha256. */
+  files: Record<string, string>;
+  /** The training settings and cross-validated figures (for the record). */
+  training: Record<string, unknown>;
+  /** Must be the review model's (the buckets are hashed once for both). */
+  features: TextFeatureConfig;
+  /** The shared dense inputs' standardisation (COMBINER_FEATURES; the rules' flags are read as they are). */
+  dense: { features: string[]; mean: number[]; scale: number[] };
+  /** Least probability of being present for an aspect the rules found, and for one they did not. */
+  presence: { found: number; added: number };
+  bias: number[];
+  /** ROW × D: per aspect and class, a weight per ASPECT_DENSE input. */
+  denseWeights: number[];
+  buckets: number[];
+  /** ROW weights per bucket, 4 decimals. */
+  weights: number[];
+}
+
+export interface AspectLayer {
+  version: string;
+  files: Readonly<Record<string, string>>;
+  features: TextFeatureConfig;
+  presence: { found: number; added: number };
+  mean: Float64Array;
+  scale: Float64Array;
+  bias: Float64Array;
+  denseWeights: Float64Array;
+  rows: BucketRows;
+  weights: Int16Array | Int32Array;
+}
+
+function refuse(why: string): never {
+  throw new Error(`aspect layer: ${why}`);
+}
+
+const numbers = (x: unknown, length: number, what: string): Float64Array => {
+  if (!Array.isArray(x) || x.length !== length || !x.every((v) => typeof v === "number" && Number.isFinite(v)))
+    refuse(`${what} must be ${length} finite numbers`);
+  return Float64Array.from(x);
+};
+
+const sameFeatures = (a: TextFeatureConfig, b: TextFeatureConfig) =>
+  a.bits === b.bits && a.bigrams === b.bigrams && a.chars === b.chars && a.negationScope === b.negationScope;
+
+/**
+ * Checks a parsed layer file against the review model whose buckets it reads and builds its scoring tables;
+ * another version or shape is refused, saying why.
+ */
+export function loadAspectLayer(file: unknown, reviewModel: Pick<ReviewModel, "features">): AspectLayer {
+  const f = file as Partial<AspectLayerFile>;
+  if (typeof f !== "object" || f === null) refuse("not a JSON object");
+  if (f.version !== ASPECT_LAYER_VERSION)
+    refuse(`version ${JSON.stringify(f.version)}, this engine reads ${ASPECT_LAYER_VERSION} (retrain or bump it)`);
+  if (JSON.stringify(f.aspects) !== JSON.stringify(ASPECTS)) refuse(`aspects must be ${ASPECTS.join(", ")}`);
+  if (JSON.stringify(f.classes) !== JSON.stringify(ASPECT_CLASSES))
+    refuse(`classes must be ${ASPECT_CLASSES.join(", ")}`);
+  if (JSON.stringify(f.dense?.features) !== JSON.stringify(COMBINER_FEATURES))
+    refuse(`dense features must be ${COMBINER_FEATURES.join(", ")}`);
+  if (!f.features || !sameFeatures(f.features, reviewModel.features))
+    refuse(`features ${JSON.stringify(f.features)} must be the review model's ${JSON.stringify(reviewModel.features)}`);
+  const presence = f.presence;
+  const probability = (p: unknown) => typeof p === "number" && p >= 0 && p <= 1;
+  if (!presence || !probability(presence.found) || !probability(presence.added))
+    refuse("presence.found and presence.added must be probabilities");
+  const buckets = f.buckets ?? [];
+  const rows = bucketRows(buckets, f.features.bits) ?? refuse("buckets must be increasing bucket ids below 2^bits");
+  return {
+    version: f.version,
+    files: { ...(f.files ?? {}) },
+    features: f.features,
+    presence: { found: presence.found, added: presence.added },
+    mean: numbers(f.dense?.mean, SHARED, "dense.mean"),
+    scale: numbers(f.dense?.scale, SHARED, "dense.scale"),
+    bias: numbers(f.bias, ROW, "bias"),
+    denseWeights: numbers(f.denseWeights, ROW * D, "denseWeights"),
+    rows,
+    weights:
+      tenThousandths(numbers(f.weights, buckets.length * ROW, "weights (one row per bucket)")) ??
+      refuse("weights must have at most 4 decimals"),
+  };
+}
+
+// Scratch space, reused (one review at a time): the row sums, the scores, the standardised shared inputs.
+const scratch = {
+  sums: new Float64Array(ROW),
+  z: new Float64Array(ROW),
+  shared: new Float64Array(SHARED),
+  flags: new Uint8Array(A * FLAGS),
+};
+
+/**
+ * Every aspect's class scores for a review (ROW: aspect-major, ASPECT_POLARITIES; absent scores 0): its buckets
+ * (textBuckets of the layer's features), the review model's combiner inputs and the rules' aspects. A view of a
+ * buffer the next call overwrites.
+ */
+export function aspectScores(
+  layer: AspectLayer,
+  buckets: Int32Array,
+  inputs: Float64Array,
+  rules: readonly { aspect: Aspect; polarity: Sentiment }[],
+): Float64Array {
+  const { sums, z, shared } = scratch;
+  sums.fill(0);
+  const { present, before } = layer.rows;
+  const w = layer.weights;
+  for (let j = 0; j < buckets.length; j++) {
+    const b = buckets[j];
+    const bits = present[b >> 5];
+    const bit = 1 << (b & 31);
+    if ((bits & bit) === 0) continue;
+    const o = (before[b >> 5] + bitCount(bits & (bit - 1))) * ROW;
+    for (let k = 0; k < ROW; k++) sums[k] += w[o + k];
+  }
+  const v = buckets.length ? 1 / (Math.sqrt(buckets.length) * WEIGHT_UNIT) : 0;
+  for (let j = 0; j < SHARED; j++) shared[j] = (inputs[j] - layer.mean[j]) / layer.scale[j];
+  const dw = layer.denseWeights;
+  for (let k = 0; k < ROW; k++) {
+    let t = layer.bias[k] + sums[k] * v;
+    const o = k * D + FLAGS;
+    for (let j = 0; j < SHARED; j++) t += dw[o + j] * shared[j];
+    z[k] = t;
+  }
+  // Whether the rules gave each aspect each polarity (once, however many clauses gave it).
+  const flags = scratch.flags;
+  flags.fill(0);
+  for (const m of rules) flags[ASPECTS.indexOf(m.aspect) * FLAGS + ASPECT_POLARITIES.indexOf(m.polarity)] = 1;
+  for (let a = 0; a < A; a++)
+    for (let flag = 0; flag < FLAGS; flag++)
+      if (flags[a * FLAGS + flag]) for (let c = 0; c < C; c++) z[a * C + c] += dw[(a * C + c) * D + flag];
+  return z;
+}
+
+/** P(present) of aspect a and its most probable polarity (index into ASPECT_POLARITIES), from the scores. */
+export function decide(z: Float64Array, a: number): { present: number; polarity: number } {
+  let best = 0;
+  let total = 0;
+  for (let c = 0; c < C; c++) {
+    total += Math.exp(z[a * C + c]);
+    if (z[a * C + c] > z[a * C + best]) best = c;
+  }
+  return { present: total / (1 + total), polarity: best };
+}
+
+/** What the layer reads of one review: the rules' findings and the text hashed once (textBuckets, with places). */
+export interface LayerReview {
+  parts: readonly string[];
+  /** Each part's clauses (segment.ts, as the rules found them). */
+  clauses: readonly (readonly Span[])[];
+  /** The review's buckets (textBuckets of the layer's features) and where each feature came from. */
+  buckets: Int32Array;
+  places: BucketPlaces;
+  /** The review model's combiner inputs (COMBINER_FEATURES). */
+  inputs: Float64Array;
+  rules: readonly AspectMention[];
+}
+
+/**
+ * For each (aspect a, class c) wanted, the clause whose own words most support it (an exact substring of one
+ * part): each feature of the text (the buckets' places) counts for the clause holding its word.
+ */
+function supportingClauses(layer: AspectLayer, review: LayerReview, wanted: readonly { a: number; c: number }[]) {
+  const spans = review.clauses.flat();
+  const best: (Span | undefined)[] = wanted.map(() => spans[0]);
+  if (spans.length <= 1) return best;
+  // The first clause of each part in `spans`.
+  const first: number[] = [];
+  for (let p = 0, k = 0; p < review.clauses.length; k += review.clauses[p].length, p++) first.push(k);
+  const support = new Float64Array(spans.length * wanted.length);
+  const { count, bucket, part, offset } = review.places;
+  for (let j = 0; j < count; j++) {
+    const r = rowOf(layer.rows, bucket[j]);
+    if (r < 0) continue;
+    const clausesOfPart = review.clauses[part[j]];
+    let s = clausesOfPart.length - 1;
+    while (s > 0 && clausesOfPart[s].start > offset[j]) s--;
+    if (s < 0) continue;
+    const at = (first[part[j]] + s) * wanted.length;
+    for (let k = 0; k < wanted.length; k++) support[at + k] += layer.weights[r * ROW + wanted[k].a * C + wanted[k].c];
+  }
+  for (let k = 0; k < wanted.length; k++) {
+    let top = 0;
+    for (let s = 1; s < spans.length; s++)
+      if (support[s * wanted.length + k] > support[top * wanted.length + k]) top = s;
+    best[k] = spans[top];
+  }
+  return best;
+}
+
+/** A review's aspects under the layer: one per aspect given, with one polarity (see the header). */
+export function layerAspects(layer: AspectLayer, review: LayerReview): AspectMention[] {
+  const { rules } = review;
+  const z = aspectScores(layer, review.buckets, review.inputs, rules);
+  const decided: { present: number; polarity: number }[] = [];
+  for (let a = 0; a < A; a++) decided.push(decide(z, a));
+  const out: AspectMention[] = [];
+  const given = new Set<Aspect>();
+  for (const m of rules) {
+    if (given.has(m.aspect)) continue;
+    const d = decided[ASPECTS.indexOf(m.aspect)];
+    if (d.present < layer.presence.found) continue;
+    given.add(m.aspect);
+    const polarity = ASPECT_POLARITIES[d.polarity];
+    const quote = rules.find((o) => o.aspect === m.aspect && o.polarity === polarity)?.quote ?? m.quote;
+    out.push({ aspect: m.aspect, polarity, quote });
+  }
+  const wanted: { a: number; c: number }[] = [];
+  for (let a = 0; a < A; a++)
+    if (decided[a].present >= layer.presence.added && !rules.some((m) => m.aspect === ASPECTS[a]))
+      wanted.push({ a, c: decided[a].polarity });
+  if (wanted.length === 0) return out;
+  const quotes = supportingClauses(layer, review, wanted);
+  for (const [k, { a, c }] of wanted.entries()) {
+    const quote = quotes[k]?.text;
+    if (quote !== undefined) out.push({ aspect: ASPECTS[a], polarity: ASPECT_POLARITIES[c], quote });
+  }
+  return out;
+}
+
+let loaded: AspectLayer | undefined;
+/** The engine's layer, loaded from model/aspect-layer.json on first use (checked against the review model). */
+export function aspectLayer(reviewModel: Pick<ReviewModel, "features">): AspectLayer {
+  loaded ??= loadAspectLayer(modelFile, reviewModel);
+  return loaded;
+}
