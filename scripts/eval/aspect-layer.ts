@@ -31,6 +31,7 @@ import {
 } from "../../src/domain/analysis/text-features.ts";
 import { ASPECTS } from "../../src/domain/schemas/common.ts";
 import type { BusinessContent } from "../../src/domain/schemas/content.ts";
+import { adam } from "./adam.ts";
 import { readEvalFile } from "./eval-files.ts";
 import { evaluate, type LabelledItem, type Prediction, sha256 } from "./evaluate.ts";
 import {
@@ -174,15 +175,11 @@ export function trainLayer(
   const P = SO + m * ROW;
   const w = new Float64Array(P);
   const g = new Float64Array(P);
-  const m1 = new Float64Array(P);
-  const m2 = new Float64Array(P);
   const itemWeight = items.map((x) => (UNTUNED_ITEMS.has(x.set) ? 1 : config.tunedWeight));
   const total = itemWeight.reduce((s, x) => s + x, 0);
   const z = new Float64Array(ROW);
   const r = new Float64Array(ROW);
-  const lr = 0.05;
-  const b1 = 0.9;
-  const b2 = 0.999;
+  const optimiser = adam(w, config.lambda, ROW);
   for (let it = 1; it <= config.iterations; it++) {
     g.fill(0);
     for (let i = 0; i < n; i++) {
@@ -221,14 +218,7 @@ export function trainLayer(
         for (let k = 0; k < ROW; k++) g[o + k] += r[k] * v;
       }
     }
-    const c1 = 1 - b1 ** it;
-    const c2 = 1 - b2 ** it;
-    for (let p = 0; p < P; p++) {
-      const gp = g[p] + (p >= ROW ? config.lambda * w[p] : 0);
-      m1[p] = b1 * m1[p] + (1 - b1) * gp;
-      m2[p] = b2 * m2[p] + (1 - b2) * gp * gp;
-      w[p] -= (lr * (m1[p] / c1)) / (Math.sqrt(m2[p] / c2) + 1e-8);
-    }
+    optimiser.step(it, g);
   }
   // Buckets whose every weight rounds to 0 are left out.
   const buckets: number[] = [];

@@ -8,6 +8,7 @@ import { FEATURE_NAMES } from "../../src/domain/analysis/label-features.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
 import { REVIEW_MODEL_VERSION, type ReviewModelFile } from "../../src/domain/analysis/review-model.ts";
 import { type SparseVector, type TextFeatureConfig, textFeatures } from "../../src/domain/analysis/text-features.ts";
+import { adam } from "./adam.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
 import { LABELS, type Label, type LabelledItem, macroF1Of, parseJsonl, sha256 } from "./evaluate.ts";
 import { rulesLabel } from "./label-combiner.ts";
@@ -171,16 +172,12 @@ export function train(examples: readonly Example[], config: ModelConfig): TextMo
   const P = k + k * f + m * k;
   const w = new Float64Array(P);
   const g = new Float64Array(P);
-  const m1 = new Float64Array(P);
-  const m2 = new Float64Array(P);
   const counts = new Array<number>(k).fill(0);
   for (const e of examples) counts[e.y]++;
   const cw = counts.map((c) => (config.balanced && c > 0 ? n / (k * c) : 1));
   const total = examples.reduce((s, e) => s + cw[e.y] * (e.weight ?? 1), 0);
   const z = new Float64Array(k);
-  const lr = 0.05;
-  const b1 = 0.9;
-  const b2 = 0.999;
+  const optimiser = adam(w, config.lambda, k);
   for (let it = 1; it <= config.iterations; it++) {
     g.fill(0);
     for (let i = 0; i < n; i++) {
@@ -212,14 +209,7 @@ export function train(examples: readonly Example[], config: ModelConfig): TextMo
         for (let j = 0; j < s.length; j++) g[so + s[j] * k + c] += r * v[j];
       }
     }
-    const c1 = 1 - b1 ** it;
-    const c2 = 1 - b2 ** it;
-    for (let p = 0; p < P; p++) {
-      const gp = g[p] + (p >= k ? config.lambda * w[p] : 0);
-      m1[p] = b1 * m1[p] + (1 - b1) * gp;
-      m2[p] = b2 * m2[p] + (1 - b2) * gp * gp;
-      w[p] -= (lr * (m1[p] / c1)) / (Math.sqrt(m2[p] / c2) + 1e-8);
-    }
+    optimiser.step(it, g);
   }
   const sparse: Record<string, number[]> = {};
   const so = k + k * f;
