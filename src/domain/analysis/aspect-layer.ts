@@ -9,7 +9,7 @@
 // polarity is the most probable; its quote is the rules' quote of that polarity (else their first for the
 // aspect), or for an aspect the rules missed the clause whose words most support the decision.
 import { ASPECTS, type Aspect, type Sentiment } from "../schemas/common.ts";
-import { type BucketRows, bitCount, bucketRows, rowOf, tenThousandths, WEIGHT_UNIT } from "./bucket-rows.ts";
+import { type BucketRows, bucketRows, finiteNumbers, rowOf, tenThousandths, WEIGHT_UNIT } from "./bucket-rows.ts";
 import modelFile from "./model/aspect-layer.json" with { type: "json" };
 import { COMBINER_FEATURES, type ReviewModel } from "./review-model.ts";
 import type { Span } from "./segment.ts";
@@ -77,11 +77,8 @@ function refuse(why: string): never {
   throw new Error(`aspect layer: ${why}`);
 }
 
-const numbers = (x: unknown, length: number, what: string): Float64Array => {
-  if (!Array.isArray(x) || x.length !== length || !x.every((v) => typeof v === "number" && Number.isFinite(v)))
-    refuse(`${what} must be ${length} finite numbers`);
-  return Float64Array.from(x);
-};
+const numbers = (x: unknown, length: number, what: string): Float64Array =>
+  finiteNumbers(x, length) ?? refuse(`${what} must be ${length} finite numbers`);
 
 const sameFeatures = (a: TextFeatureConfig, b: TextFeatureConfig) =>
   a.bits === b.bits && a.bigrams === b.bigrams && a.chars === b.chars && a.negationScope === b.negationScope;
@@ -145,14 +142,11 @@ export function aspectScores(
 ): Float64Array {
   const { sums, z, shared } = scratch;
   sums.fill(0);
-  const { present, before } = layer.rows;
   const w = layer.weights;
   for (let j = 0; j < buckets.length; j++) {
-    const b = buckets[j];
-    const bits = present[b >> 5];
-    const bit = 1 << (b & 31);
-    if ((bits & bit) === 0) continue;
-    const o = (before[b >> 5] + bitCount(bits & (bit - 1))) * ROW;
+    const r = rowOf(layer.rows, buckets[j]);
+    if (r < 0) continue;
+    const o = r * ROW;
     for (let k = 0; k < ROW; k++) sums[k] += w[o + k];
   }
   const v = buckets.length ? 1 / (Math.sqrt(buckets.length) * WEIGHT_UNIT) : 0;

@@ -14,7 +14,7 @@ export interface BucketRows {
 export const WEIGHT_UNIT = 1e4;
 
 /** The count of set bits of a 32-bit integer. */
-export function bitCount(x: number): number {
+function bitCount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
@@ -40,6 +40,13 @@ export function rowOf(rows: BucketRows, b: number): number {
   const bits = rows.present[b >> 5];
   const bit = 1 << (b & 31);
   return (bits & bit) === 0 ? -1 : rows.before[b >> 5] + bitCount(bits & (bit - 1));
+}
+
+/** `length` finite numbers as a Float64Array, or undefined when `x` is not that (a model file's dense arrays). */
+export function finiteNumbers(x: unknown, length: number): Float64Array | undefined {
+  if (!Array.isArray(x) || x.length !== length || !x.every((v) => typeof v === "number" && Number.isFinite(v)))
+    return undefined;
+  return Float64Array.from(x);
 }
 
 /** Weights of 4 decimals as exact integers of ten-thousandths, in the smallest array that holds them. */

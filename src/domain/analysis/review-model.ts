@@ -5,7 +5,14 @@
 // bucket → row index (a bitmap with running counts: 64 KB for 2^18 buckets) so that scoring a review is array
 // look-ups only, in tables small enough to stay in cache beside the rules'.
 import type { Sentiment } from "../schemas/common.ts";
-import { type BucketRows, bitCount, bucketRows, tenThousandths as exactWeights, WEIGHT_UNIT } from "./bucket-rows.ts";
+import {
+  type BucketRows,
+  bucketRows,
+  tenThousandths as exactWeights,
+  finiteNumbers,
+  rowOf,
+  WEIGHT_UNIT,
+} from "./bucket-rows.ts";
 import { FEATURE_NAMES } from "./label-features.ts";
 import modelFile from "./model/review-label.json" with { type: "json" };
 import { LABEL_THRESHOLD } from "./sentiment.ts";
@@ -53,11 +60,8 @@ function refuse(why: string): never {
   throw new Error(`review-label model: ${why}`);
 }
 
-const numbers = (x: unknown, length: number, what: string): Float64Array => {
-  if (!Array.isArray(x) || x.length !== length || !x.every((v) => typeof v === "number" && Number.isFinite(v)))
-    refuse(`${what} must be ${length} finite numbers`);
-  return Float64Array.from(x);
-};
+const numbers = (x: unknown, length: number, what: string): Float64Array =>
+  finiteNumbers(x, length) ?? refuse(`${what} must be ${length} finite numbers`);
 
 const UNIT = WEIGHT_UNIT;
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -126,14 +130,11 @@ function textLogProbabilities(model: ReviewModel, buckets: Int32Array, x: Float6
   // Integer sums of the rows (exact), then scaled: the same figures as summing the weights one by one.
   const z = scratch.z;
   z.fill(0);
-  const { present, before } = model.rows;
   const { textWeights } = model;
   for (let j = 0; j < buckets.length; j++) {
-    const b = buckets[j];
-    const bits = present[b >> 5];
-    const bit = 1 << (b & 31);
-    if ((bits & bit) === 0) continue;
-    const o = (before[b >> 5] + bitCount(bits & (bit - 1))) * K;
+    const r = rowOf(model.rows, buckets[j]);
+    if (r < 0) continue;
+    const o = r * K;
     for (let c = 0; c < K; c++) z[c] += textWeights[o + c];
   }
   for (let c = 0; c < K; c++) z[c] = model.textBias[c] + (z[c] / UNIT) * v;
