@@ -14,6 +14,7 @@ export const EVAL_SETS = [
   "holdout-6",
   "holdout-7",
   "holdout-8",
+  "holdout-9",
 ] as const;
 export type EvalSet = (typeof EVAL_SETS)[number];
 /** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
@@ -22,7 +23,8 @@ export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "d
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
  * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
  * scored, now development or training data: SPENT), holdout-7 that of its seventh (the sixth was the text-model experiment;
- * SPENT since the eighth); holdout-8 is the held-out set of its eighth round.
+ * SPENT since the eighth), holdout-8 that of its eighth; holdout-9 is the held-out set of its
+ * ninth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -32,6 +34,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-6": "holdout-6.sha256",
   "holdout-7": "holdout-7.sha256",
   "holdout-8": "holdout-8.sha256",
+  "holdout-9": "holdout-9.sha256",
 };
 
 /**

@@ -25,6 +25,7 @@ test("no option scores every set but dev; --dev scores dev only", () => {
     "holdout-6",
     "holdout-7",
     "holdout-8",
+    "holdout-9",
   ]);
   assert.deepEqual(chooseSets(["--errors", "--json"]), [...DEFAULT_SETS]);
   assert.deepEqual(chooseSets(["--dev", "--errors"]), ["dev"]);
@@ -39,6 +40,7 @@ test("--sets scores the sets named, in that order, each once, in either spelling
   assert.deepEqual(chooseSets(["--sets", "holdout-6"]), ["holdout-6"]);
   assert.deepEqual(chooseSets(["--sets", "holdout-7"]), ["holdout-7"]);
   assert.deepEqual(chooseSets(["--sets", "holdout-8"]), ["holdout-8"]);
+  assert.deepEqual(chooseSets(["--sets", "holdout-9"]), ["holdout-9"]);
 });
 
 test("--sets with an unknown, empty or missing list, or beside --dev, is an error naming the problem", () => {
@@ -58,6 +60,7 @@ test("every held-out set is pinned, and its committed file matches its committed
     "holdout-6",
     "holdout-7",
     "holdout-8",
+    "holdout-9",
   ]);
   for (const [set, pin] of Object.entries(HELD_OUT)) {
     assert.ok((EVAL_SETS as readonly string[]).includes(set));
@@ -77,7 +80,7 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-5"], "holdout-5 was scored in issue 18's fourth round and tuned on in its fifth");
   assert.ok(SPENT["holdout-6"], "holdout-6 was scored in issue 18's fifth round and is training data in its sixth");
   assert.ok(SPENT["holdout-7"], "holdout-7 was scored in issue 18's seventh round and is training data in its eighth");
-  assert.equal(SPENT["holdout-8"], undefined, "holdout-8 is the untouched held-out set");
+  assert.equal(SPENT["holdout-9"], undefined, "holdout-9 is the untouched held-out set");
 });
 
 const summary = (macroF1: number): Summary => ({
@@ -153,9 +156,9 @@ test("npm run eval refuses a changed held-out set (exit 1), --sets leaves it out
     assert.match(chosen.out, /review label macro-F1/);
     assert.doesNotMatch(chosen.out, /holdout/);
 
-    const bad = await evalScript(dir, ["--sets", "holdout-9"]);
+    const bad = await evalScript(dir, ["--sets", "holdout-10"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-9"/);
+    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-10"/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
