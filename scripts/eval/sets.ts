@@ -23,7 +23,7 @@ export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "d
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
  * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
  * scored, now development or training data: SPENT), holdout-7 that of its seventh (the sixth was the text-model experiment;
- * SPENT since the eighth), holdout-8 that of its eighth; holdout-9 is the held-out set of its
+ * SPENT since the eighth), holdout-8 that of its eighth (SPENT since the ninth); holdout-9 is the held-out set of its
  * ninth round.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
@@ -51,6 +51,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
     "held out in issue 18's fifth round and scored there on summary figures only; training data of the review-label model from its seventh round",
   "holdout-7":
     "held out in issue 18's seventh round and scored there on summary figures only; training data of the models from its eighth round",
+  "holdout-8":
+    "held out in issue 18's eighth round and scored there on summary figures only; training data of the models from its ninth round",
 };
 
 /**
@@ -63,6 +65,7 @@ export const AGREEMENT: Partial<Record<EvalSet, string>> = {
   "holdout-6": "agreement/holdout-6.jsonl",
   "holdout-7": "agreement/holdout-7.jsonl",
   "holdout-8": "agreement/holdout-8.jsonl",
+  "holdout-9": "agreement/holdout-9.jsonl",
 };
 
 /** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */

@@ -31,6 +31,9 @@ export const TRAIN_SETS = [
   "train/train-j",
   "train/train-k",
   "train/train-l",
+  "train/train-m",
+  "train/train-n",
+  "train/train-o",
 ] as const;
 export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
 /**

@@ -80,6 +80,7 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-5"], "holdout-5 was scored in issue 18's fourth round and tuned on in its fifth");
   assert.ok(SPENT["holdout-6"], "holdout-6 was scored in issue 18's fifth round and is training data in its sixth");
   assert.ok(SPENT["holdout-7"], "holdout-7 was scored in issue 18's seventh round and is training data in its eighth");
+  assert.ok(SPENT["holdout-8"], "holdout-8 was scored in issue 18's eighth round and is training data in its ninth");
   assert.equal(SPENT["holdout-9"], undefined, "holdout-9 is the untouched held-out set");
 });
 

@@ -16,7 +16,7 @@ import type { Span } from "./segment.ts";
 import type { BucketPlaces, TextFeatureConfig } from "./text-features.ts";
 
 /** The layer version this engine reads (bump it, and retrain, when the features, the training or the files change). */
-export const ASPECT_LAYER_VERSION = "aspect-layer@1.0.0";
+export const ASPECT_LAYER_VERSION = "aspect-layer@1.0.1";
 /** What the layer decides per aspect; class 0 ("the review says nothing of it") scores 0. */
 export const ASPECT_CLASSES = ["absent", "positive", "negative", "neutral"] as const;
 /** The polarities scored (ASPECT_CLASSES without absent), in the order of each aspect's weights. */
