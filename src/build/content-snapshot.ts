@@ -46,16 +46,16 @@ interface Loaded {
 
 async function load(path: string, fingerprint: string): Promise<Loaded> {
   const entries = new Map<string, Line>();
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await readFile(path)).toString("utf8");
+    bytes = await readFile(path); // decoded line by line, as the analysis cache (cache-line.ts says why)
   } catch {
     return { entries, lines: -1 }; // none yet
   }
-  const first = text.indexOf("\n");
+  const first = bytes.indexOf(0x0a);
   let head: { fingerprint?: string } | undefined;
   try {
-    head = first === -1 ? undefined : (JSON.parse(text.slice(0, first)) as { fingerprint?: string });
+    head = first === -1 ? undefined : (JSON.parse(bytes.toString("utf8", 0, first)) as { fingerprint?: string });
   } catch {
     head = undefined;
   }
@@ -65,13 +65,13 @@ async function load(path: string, fingerprint: string): Promise<Loaded> {
   if (head.fingerprint !== fingerprint) return { entries, lines: -1 }; // other code: start over, silently
   let lines = 0;
   let start = first + 1;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
     if (end > start) {
       lines++;
       try {
-        const line = JSON.parse(text.slice(start, end)) as Line;
+        const line = JSON.parse(bytes.toString("utf8", start, end)) as Line;
         if (Array.isArray(line) && (line.length === 8 || line.length === 9) && typeof line[0] === "string") {
           entries.set(line[0], line);
         }
