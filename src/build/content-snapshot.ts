@@ -46,16 +46,16 @@ interface Loaded {
 
 async function load(path: string, fingerprint: string): Promise<Loaded> {
   const entries = new Map<string, Line>();
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await readFile(path)).toString("utf8");
+    bytes = await readFile(path); // decoded line by line, as the analysis cache (cache-line.ts says why)
   } catch {
     return { entries, lines: -1 }; // none yet
   }
-  const first = text.indexOf("\n");
+  const first = bytes.indexOf(0x0a);
   let head: { fingerprint?: string } | undefined;
   try {
-    head = first === -1 ? undefined : (JSON.parse(text.slice(0, first)) as { fingerprint?: string });
+    head = first === -1 ? undefined : (JSON.parse(bytes.toString("utf8", 0, first)) as { fingerprint?: string });
   } catch {
     head = undefined;
   }
@@ -65,13 +65,13 @@ async function load(path: string, fingerprint: string): Promise<Loaded> {
   if (head.fingerprint !== fingerprint) return { entries, lines: -1 }; // other code: start over, silently
   let lines = 0;
   let start = first + 1;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
     if (end > start) {
       lines++;
       try {
-        const line = JSON.parse(text.slice(start, end)) as Line;
+        const line = JSON.parse(bytes.toString("utf8", start, end)) as Line;
         if (Array.isArray(line) && (line.length === 8 || line.length === 9) && typeof line[0] === "string") {
           entries.set(line[0], line);
         }
@@ -171,19 +171,16 @@ export async function readReviewFiles(
   let statOnly = 0;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
-    const full = join(contentDir, path);
     // Without a snapshot to keep, no file is trusted from its stat: none is taken.
-    const stat: [number, number, number, number] = statOf
-      ? [statOf[i * 4], statOf[i * 4 + 1], statOf[i * 4 + 2], statOf[i * 4 + 3]]
-      : [0, 0, 0, 0];
+    const [size, mtime, ctime, ino] = statOf ? statOf.subarray(i * 4, i * 4 + 4) : [0, 0, 0, 0];
     const line = old.entries.get(path);
     if (
       line &&
-      line[1] === stat[0] &&
-      line[2] === stat[1] &&
-      line[3] === stat[2] &&
-      line[4] === stat[3] &&
-      Math.max(stat[1], stat[2]) < line[5] - STAT_MARGIN_MS
+      line[1] === size &&
+      line[2] === mtime &&
+      line[3] === ctime &&
+      line[4] === ino &&
+      Math.max(mtime, ctime) < line[5] - STAT_MARGIN_MS
     ) {
       statOnly++;
       files.push({ path, content: line[7] });
@@ -192,14 +189,14 @@ export async function readReviewFiles(
       clean.set(path, line[8]);
       continue;
     }
-    const text = readFileSync(full, "utf8");
+    const text = readFileSync(join(contentDir, path), "utf8");
     const key = reviewKey(idOf(path), text);
     keys.set(path, key);
     if (line && line[6] === key) {
       files.push({ path, content: line[7] });
       clean.set(path, line[8]);
     } else files.push({ path, text });
-    fresh.push({ path, stat, key, cleanUnder: clean.get(path) });
+    fresh.push({ path, stat: [size, mtime, ctime, ino], key, cleanUnder: clean.get(path) });
   }
   return {
     files,

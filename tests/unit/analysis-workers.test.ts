@@ -66,3 +66,28 @@ test("a cache line cut short or in another layout is skipped; the record's JSON 
   const back = Array.from(parseCacheLines(keys.map((k) => cacheLine(k, value)).join("")), ([key]) => key);
   assert.deepEqual(back, keys);
 });
+
+test("cache lines read from the file's bytes keep text outside ASCII; a line cut inside a character is skipped", () => {
+  const value = {
+    published: { record: { id: "b", text: "Zoë fixed it ✓ 😀, \u2028 too" }, named: [], label: "x" },
+    parts: { phrases: ["zoë 😀"], cues: [] },
+  } as unknown as Parameters<typeof cacheLine>[1];
+  const line = Buffer.from(cacheLine("k1", value));
+  // Cut in the last part, inside the emoji's four bytes: both tabs are there, the JSON after them is not whole.
+  const cut = line.subarray(0, line.lastIndexOf(Buffer.from("😀")) + 2);
+  const bytes = Buffer.concat([cut, Buffer.from("\n"), line, Buffer.from(cacheLine("k2", value))]);
+  const parsed = Array.from(parseCacheLines(bytes));
+  assert.deepEqual(
+    parsed.map(([key]) => key),
+    ["k1", "k2"],
+  );
+  assert.deepEqual(parsed[0][1].published, value.published);
+  assert.deepEqual(parsed[0][1].parts, value.parts);
+  assert.equal(parsed[0][1].recordJson, JSON.stringify(value.published.record));
+  // Read from a byte offset, as the cache reads past its first line.
+  const from = line.length + cut.length + 1;
+  assert.deepEqual(
+    Array.from(parseCacheLines(bytes, from), ([key]) => key),
+    ["k2"],
+  );
+});

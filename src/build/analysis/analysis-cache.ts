@@ -37,23 +37,23 @@ async function readCache(
   fingerprint: string,
 ): Promise<{ entries: Map<string, Analysed>; lines: number }> {
   const entries = new Map<string, Analysed>();
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await readFile(path)).toString("utf8"); // one decoding of the whole file (readFile's "utf8" streams)
+    bytes = await readFile(path); // decoded line by line (cache-line.ts)
   } catch {
     return { entries, lines: -1 }; // none yet: written whole
   }
-  const first = text.indexOf("\n");
+  const first = bytes.indexOf(0x0a);
   if (first === -1) return { entries, lines: -1 }; // not even a whole first line: written whole
   try {
-    const head = JSON.parse(text.slice(0, first)) as { fingerprint?: string };
+    const head = JSON.parse(bytes.toString("utf8", 0, first)) as { fingerprint?: string };
     if (head.fingerprint !== fingerprint) return { entries, lines: -1 };
   } catch {
     return { entries, lines: -1 };
   }
   let lines = 0;
-  for (let i = first; i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  for (const [key, value] of parseCacheLines(text, first + 1)) entries.set(key, value);
+  for (let i = first; i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
+  for (const [key, value] of parseCacheLines(bytes, first + 1)) entries.set(key, value);
   return { entries, lines };
 }
 

@@ -13,32 +13,40 @@ export const cacheLine = (key: string, value: Analysed): string => {
 };
 
 /**
- * A key as the cache writes it (reviewKey: 64 hex digits in quotes) is its text between the quotes: no
+ * A key as the cache writes it (reviewKey: 64 hex digits in quotes) is its bytes between the quotes: no
  * JSON.parse for it (measured: a sixth of reading the cache at 100,000 reviews). Anything else is parsed.
  */
-function plainKey(text: string, start: number, end: number): string | undefined {
-  if (end - start !== 66 || text.charCodeAt(start) !== 0x22 || text.charCodeAt(end - 1) !== 0x22) return undefined;
+function plainKey(bytes: Buffer, start: number, end: number): string | undefined {
+  if (end - start !== 66 || bytes[start] !== 0x22 || bytes[end - 1] !== 0x22) return undefined;
   for (let i = start + 1; i < end - 1; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return undefined;
   }
-  return text.slice(start + 1, end - 1);
+  return bytes.toString("latin1", start + 1, end - 1);
 }
 
-/** The lines of `text` that parse, in order; a line that does not (an interrupted append) is left out. */
-export function* parseCacheLines(text: string, from = 0): Generator<[string, Analysed]> {
+/**
+ * The lines of `lines` (from byte `from`) that parse, in order; a line that does not (an interrupted append) is
+ * left out. Lines are found in the bytes and each part decoded on its own (a UTF-8 byte 0x0a or 0x09 is always
+ * the character): decoding the whole file at once made one two-byte string of it as soon as one review held a
+ * character outside Latin-1, so every record's JSON was a two-byte slice that kept the whole decoded file alive
+ * and parsed slower (measured at 100,000 reviews: 1.3 s against 1.5-1.7 s of CPU for the parse, and a
+ * 204 MB string less held until the build ends).
+ */
+export function* parseCacheLines(lines: Buffer | string, from = 0): Generator<[string, Analysed]> {
+  const bytes = typeof lines === "string" ? Buffer.from(lines) : lines;
   let start = from;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const tab1 = text.indexOf("\t", start);
-    const tab2 = tab1 === -1 ? -1 : text.indexOf("\t", tab1 + 1);
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    const tab1 = bytes.indexOf(0x09, start);
+    const tab2 = tab1 === -1 || tab1 >= end ? -1 : bytes.indexOf(0x09, tab1 + 1);
     if (end > start && tab1 !== -1 && tab2 !== -1 && tab2 < end) {
       try {
-        const key = plainKey(text, start, tab1) ?? (JSON.parse(text.slice(start, tab1)) as string);
-        const recordJson = text.slice(tab1 + 1, tab2);
+        const key = plainKey(bytes, start, tab1) ?? (JSON.parse(bytes.toString("utf8", start, tab1)) as string);
+        const recordJson = bytes.toString("utf8", tab1 + 1, tab2);
         const record = JSON.parse(recordJson) as Analysed["published"]["record"];
-        const [rest, parts] = JSON.parse(text.slice(tab2 + 1, end)) as [
+        const [rest, parts] = JSON.parse(bytes.toString("utf8", tab2 + 1, end)) as [
           Omit<Analysed["published"], "record">,
           Analysed["parts"],
         ];
