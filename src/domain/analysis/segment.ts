@@ -23,8 +23,10 @@ function trimSpan(text: string, start: number, end: number): Span | undefined {
 
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
-  for (const m of text.matchAll(SENTENCE)) {
-    const start = m.index ?? 0;
+  // exec from lastIndex 0, not matchAll (which copies the expression at every call); no match is empty.
+  SENTENCE.lastIndex = 0;
+  for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    const start = m.index;
     const span = trimSpan(text, start, start + m[0].length);
     if (span) out.push(span);
   }
@@ -43,8 +45,9 @@ export function clauses(text: string, sentenceSpans: readonly Span[] = sentences
     const body = sentence.text;
     const opening = CONCESSIVE_OPENING.exec(body);
     const cuts: [number, number][] = opening ? [[opening[0].lastIndexOf(","), opening[0].length]] : [];
-    for (const m of body.matchAll(CLAUSE_BREAK)) {
-      const at = m.index ?? 0;
+    CLAUSE_BREAK.lastIndex = 0;
+    for (let m = CLAUSE_BREAK.exec(body); m !== null; m = CLAUSE_BREAK.exec(body)) {
+      const at = m.index;
       if (opening === null || at >= opening[0].length) cuts.push([at, at + m[0].length]);
     }
     for (const [from, to] of cuts) {

@@ -56,6 +56,8 @@ function classesOf(cp: number): number {
 const BREAK_UNITS = new Set([...".,;:!?()\n"].map((c) => c.charCodeAt(0)));
 const DASHES = new Set([..."-—–"].map((c) => c.charCodeAt(0)));
 const BREAK_WORDS = ["but", "pero", "however", "though"];
+// The first letters of the break words: most places start none, and are passed over with one look-up.
+const BREAK_WORD_FIRSTS = new Set(BREAK_WORDS.map((w) => w.charCodeAt(0)));
 const APOSTROPHES = new Set([..."'’"].map((c) => c.charCodeAt(0)));
 /** A character of \w under the flags iu (ASCII letters, digits, "_", and "ſ", "K" by case folding). */
 const isRegexWordUnit = (c: number) =>
@@ -83,7 +85,7 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
       i += 3;
       continue;
     }
-    if (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1))) {
+    if (BREAK_WORD_FIRSTS.has(c) && (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1)))) {
       const w = BREAK_WORDS.find((b) => s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length)));
       if (w) {
         brk();
