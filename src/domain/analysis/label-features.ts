@@ -54,11 +54,14 @@ const HEDGE = /\b(i guess|not sure|hard to tell|i suppose|we'?ll see|time will t
 /** The share of the top of the scale a rating in the text gives, or undefined when there is none. */
 export function ratingIn(text: string): number | undefined {
   let best: number | undefined;
-  for (const m of text.matchAll(RATIO)) {
+  // exec from lastIndex 0, not matchAll (which copies the expression at every call); no match is empty.
+  RATIO.lastIndex = 0;
+  for (let m = RATIO.exec(text); m !== null; m = RATIO.exec(text)) {
     const share = Number(m[1]) / Number(m[2]);
     if (share <= 1) best = share;
   }
-  for (const m of text.matchAll(STARS)) {
+  STARS.lastIndex = 0;
+  for (let m = STARS.exec(text); m !== null; m = STARS.exec(text)) {
     const word = m[1].toLowerCase();
     best = (STAR_WORDS[word] ?? Number(word)) / 5;
   }
@@ -74,35 +77,19 @@ function isWordChar(c: string): boolean {
   return (k >= 97 && k <= 122) || (c >= "0" && c <= "9") || (c.charCodeAt(0) > 127 && WORD_CHAR.test(c));
 }
 
-/** The word p[from..to], lowercased, without punctuation at its edges ("Delgado," → "delgado"). */
-function bare(p: string, from: number, to: number): string {
-  let a = from;
-  let b = to;
-  while (a < b && !isWordChar(p[a])) a++;
-  while (b > a && !isWordChar(p[b - 1])) b--;
-  return p.slice(a, b).toLowerCase();
+/** A whitespace-separated word, lowercased, without punctuation at its edges ("Delgado," → "delgado"). */
+function bare(w: string): string {
+  let from = 0;
+  let to = w.length;
+  while (from < to && !isWordChar(w[from])) from++;
+  while (to > from && !isWordChar(w[to - 1])) to--;
+  return w.slice(from, to).toLowerCase();
 }
 
-const SPACE = /\s/;
-/** A code unit of \s (ASCII ones without the regular expression; \s has no astral characters). */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && SPACE.test(String.fromCharCode(c)));
-}
-
-/** The count of words (runs of non-space) of the parts, the words in `skip` (bare) left out. */
+/** The count of words of the parts, the words in `skip` (bare) left out. */
 function wordCount(parts: readonly string[], skip: ReadonlySet<string>): number {
   let words = 0;
-  for (const p of parts) {
-    let from = -1;
-    for (let i = 0; i <= p.length; i++) {
-      if (i < p.length && !isSpace(p.charCodeAt(i))) {
-        if (from < 0) from = i;
-        continue;
-      }
-      if (from >= 0 && (skip.size === 0 || !skip.has(bare(p, from, i)))) words++;
-      from = -1;
-    }
-  }
+  for (const p of parts) for (const w of p.split(/\s+/)) if (w && (skip.size === 0 || !skip.has(bare(w)))) words++;
   return words;
 }
 

@@ -12,13 +12,18 @@ const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
 const CLAUSE_BREAK =
   /\s*;\s*|,?(?<!\b(?:even|not|sure))\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of|pero|sin embargo)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
 
+// What a span's edges shed, and what a span must hold.
+const EDGE = /[\s"“”'‘’(),:]/;
+const WORDISH = /[\p{L}\p{N}]/u;
+
 function trimSpan(text: string, start: number, end: number): Span | undefined {
   let s = start;
   let e = end;
-  while (s < e && /[\s"“”'‘’(),:]/.test(text[s])) s++;
-  while (e > s && /[\s"“”'‘’(),:]/.test(text[e - 1])) e--;
-  if (e <= s || !/[\p{L}\p{N}]/u.test(text.slice(s, e))) return undefined;
-  return { text: text.slice(s, e), start: s, end: e };
+  while (s < e && EDGE.test(text[s])) s++;
+  while (e > s && EDGE.test(text[e - 1])) e--;
+  if (e <= s) return undefined;
+  const trimmed = text.slice(s, e);
+  return WORDISH.test(trimmed) ? { text: trimmed, start: s, end: e } : undefined;
 }
 
 export function sentences(text: string): Span[] {
