@@ -96,7 +96,12 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
       continue;
     }
     if (unitRoles[c] & BREAK_WORD_FIRST && (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1)))) {
-      const w = BREAK_WORDS.find((b) => s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length)));
+      let w = "";
+      for (const b of BREAK_WORDS)
+        if (b.charCodeAt(0) === c && s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length))) {
+          w = b;
+          break;
+        }
       if (w) {
         brk();
         i += w.length;
@@ -107,8 +112,17 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
     const k = classesOf(cp);
     if (k & (LETTER | DIGIT)) {
       let j = i + unitsOf(cp);
-      for (let q = s.codePointAt(j) ?? 0; j < n && classesOf(q) & (LETTER | DIGIT); q = s.codePointAt(j) ?? 0)
+      while (j < n) {
+        const u = s.charCodeAt(j);
+        // a-z and 0-9 (most of a lowercased text) without the look-up of classes.
+        if ((u >= 97 && u <= 122) || (u >= 48 && u <= 57)) {
+          j++;
+          continue;
+        }
+        const q = s.codePointAt(j) ?? 0;
+        if (!(classesOf(q) & (LETTER | DIGIT))) break;
         j += unitsOf(q);
+      }
       // ['’] and letters, again and again.
       while (j + 1 < n && unitRoles[s.charCodeAt(j)] & APOSTROPHE && classesOf(s.codePointAt(j + 1) ?? 0) & LETTER) {
         j++;
