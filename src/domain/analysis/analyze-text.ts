@@ -363,12 +363,14 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     // pricey for a tune-up").
     const faultedOther = new Set<number>();
     const faultedPrice = new Set<number>();
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       if (polarities[k] !== "negative") continue;
       if (!cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
       if (cue.aspects.includes("price_value")) faultedPrice.add(clauseOf[cue.index]);
     }
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       if (!cue.aspects.includes("workmanship")) continue;
       if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
       else if (polarities[k] === "negative" && !faultedOther.has(unitOf[cue.index]))
@@ -385,7 +387,8 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       faultedWork,
       faultedPrice,
     );
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
         const key = (quote.start * parts.length + partIndex) * ASPECT_KEYS + aspectKey(aspect);
