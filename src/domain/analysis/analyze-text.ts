@@ -51,10 +51,15 @@ const UNIT_WORDS = new Set([
 ]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
 
+// The characters without which UNIT_PUNCTUATION cannot match (its punctuation, and the hyphen of a spaced dash).
+const UNIT_PUNCTUATION_CHARS = new Set([..."-,;:()—–"].map((c) => c.charCodeAt(0)));
+
 /** Unit punctuation between two tokens (one space, the usual gap, is none). */
 function punctuationBetween(part: string, from: number, to: number): boolean {
   if (to === from || (to === from + 1 && part.charCodeAt(from) === 32)) return false;
-  return UNIT_PUNCTUATION.test(part.slice(from, to));
+  for (let k = from; k < to; k++)
+    if (UNIT_PUNCTUATION_CHARS.has(part.charCodeAt(k))) return UNIT_PUNCTUATION.test(part.slice(from, to));
+  return false;
 }
 
 /** Index of the span containing each token (spans sorted, tokens sorted). */
