@@ -20,6 +20,16 @@ describe("misspelt technician names", () => {
     assert.deepEqual(techs("Willam replaced the breaker."), ["will-okafor"]);
     assert.deepEqual(techs("Thanks to Okafur for the quick fix."), ["will-okafor"]);
   });
+  test("a matcher that has met a misspelling answers it the same way later, in its own context each time", () => {
+    const fresh = buildMatcher(business);
+    const seen = (t: string) => findMentions(fresh, t).technicians;
+    assert.deepEqual(seen("We had Sorenson out twice."), ["jake-sorensen"]);
+    // Lowercase and in no name's place: the word is remembered as a misspelling, the place still decides.
+    assert.deepEqual(seen("the sorenson brand of filter"), []);
+    assert.deepEqual(seen("Sorenson came back the next day."), ["jake-sorensen"]);
+    assert.deepEqual(seen("Thanks to Okafur for the quick fix."), ["will-okafor"]);
+    assert.deepEqual(seen("Okafur again: quick fix."), ["will-okafor"]);
+  });
   test("capitalised at the start of a sentence, before any word: it is no English word", () => {
     assert.deepEqual(techs("Pryia (sorry if I'm spelling it wrong) was wonderful."), ["priya-raman"]);
     assert.deepEqual(techs("Delgadoo, if that is how you spell it, did great."), ["marcus-delgado"]);

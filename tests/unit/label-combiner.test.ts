@@ -31,6 +31,20 @@ describe("label-combiner experiment", () => {
     assert.equal(feature(none, "question"), 1);
   });
 
+  test("the length counts the words between any whitespace, names (bare, any case) left out", () => {
+    const length = (text: string, skip: ReadonlySet<string> = new Set()) =>
+      feature(labelFeaturesOf([text], skip), "length");
+    const ofWords = (n: number) => Math.log1p(n) / 4;
+    // Tabs, newlines, a no-break space, an ideographic space, runs of them, and whitespace at both ends.
+    assert.equal(length(" Great\tjob,\n\nfair\u00a0price\u3000— thanks  "), ofWords(6));
+    assert.equal(
+      length("Marcus fixed it. (Delgado!) marcus-delgado came back", new Set(["marcus", "delgado"])),
+      ofWords(5),
+    );
+    assert.equal(length("“Marcus,” fixed it", new Set(["marcus"])), ofWords(2));
+    assert.equal(length(""), 0);
+  });
+
   test("training is deterministic and fits a separable set", () => {
     const width = FEATURE_NAMES.length;
     const at = (y: number, k: number): Example => {

@@ -51,10 +51,15 @@ const UNIT_WORDS = new Set([
 ]);
 const UNIT_PUNCTUATION = /[,;:()—–]|\s-{1,2}\s/;
 
+// The characters without which UNIT_PUNCTUATION cannot match (its punctuation, and the hyphen of a spaced dash).
+const UNIT_PUNCTUATION_CHARS = new Set([..."-,;:()—–"].map((c) => c.charCodeAt(0)));
+
 /** Unit punctuation between two tokens (one space, the usual gap, is none). */
 function punctuationBetween(part: string, from: number, to: number): boolean {
   if (to === from || (to === from + 1 && part.charCodeAt(from) === 32)) return false;
-  return UNIT_PUNCTUATION.test(part.slice(from, to));
+  for (let k = from; k < to; k++)
+    if (UNIT_PUNCTUATION_CHARS.has(part.charCodeAt(k))) return UNIT_PUNCTUATION.test(part.slice(from, to));
+  return false;
 }
 
 /** Index of the span containing each token (spans sorted, tokens sorted). */
@@ -363,12 +368,14 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
     // pricey for a tune-up").
     const faultedOther = new Set<number>();
     const faultedPrice = new Set<number>();
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       if (polarities[k] !== "negative") continue;
       if (!cue.aspects.includes("workmanship")) faultedOther.add(unitOf[cue.index]);
       if (cue.aspects.includes("price_value")) faultedPrice.add(clauseOf[cue.index]);
     }
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       if (!cue.aspects.includes("workmanship")) continue;
       if (polarities[k] === "positive") praisedWork.add(clauseOf[cue.index]);
       else if (polarities[k] === "negative" && !faultedOther.has(unitOf[cue.index]))
@@ -385,7 +392,8 @@ export function ruleFindings(parts: readonly string[], neutral: ReadonlySet<stri
       faultedWork,
       faultedPrice,
     );
-    for (const [k, cue] of cues.entries()) {
+    for (let k = 0; k < cues.length; k++) {
+      const cue = cues[k];
       const quote = clauseSpans[clauseOf[cue.index]];
       for (const aspect of cue.aspects) {
         const key = (quote.start * parts.length + partIndex) * ASPECT_KEYS + aspectKey(aspect);

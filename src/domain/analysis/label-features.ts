@@ -54,11 +54,14 @@ const HEDGE = /\b(i guess|not sure|hard to tell|i suppose|we'?ll see|time will t
 /** The share of the top of the scale a rating in the text gives, or undefined when there is none. */
 export function ratingIn(text: string): number | undefined {
   let best: number | undefined;
-  for (const m of text.matchAll(RATIO)) {
+  // exec from lastIndex 0, not matchAll (which copies the expression at every call); no match is empty.
+  RATIO.lastIndex = 0;
+  for (let m = RATIO.exec(text); m !== null; m = RATIO.exec(text)) {
     const share = Number(m[1]) / Number(m[2]);
     if (share <= 1) best = share;
   }
-  for (const m of text.matchAll(STARS)) {
+  STARS.lastIndex = 0;
+  for (let m = STARS.exec(text); m !== null; m = STARS.exec(text)) {
     const word = m[1].toLowerCase();
     best = (STAR_WORDS[word] ?? Number(word)) / 5;
   }

@@ -35,6 +35,8 @@ export interface CatalogMatcher {
    * shorter name with its doubled letters folded ("tes" for Tess), to the names they may stand for.
    */
   technicianTypos: Map<string, { name: string; id: string }[]>;
+  /** misspeltName's answers so far (null: none), each word's worked out once (bounded, MISSPELT_LIMIT). */
+  misspelt: Map<string, string | null>;
   /** The distinctive words of the business's own name ("summit", "comfort"; not "home", "services"). */
   ownName: Set<string>;
   services: PhraseTable<string>;
@@ -133,6 +135,7 @@ export function buildMatcher(business: BusinessContent): CatalogMatcher {
     technicianPhrases: new PhraseTable(techPhrases),
     technicianWords: words,
     technicianTypos: typos,
+    misspelt: new Map(),
     ownName: new Set(
       tokenize(business.name)
         .map((x) => x.norm)
@@ -339,6 +342,15 @@ function namesSomethingElse(m: CatalogMatcher, text: string, tokens: Token[], i:
  * edit from exactly one technician's name words (see TYPO_FLOOR), and not a word in its own right.
  */
 function misspeltName(m: CatalogMatcher, key: string): string | undefined {
+  const known = m.misspelt.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const id = misspeltNameOf(m, key);
+  if (m.misspelt.size < MISSPELT_LIMIT) m.misspelt.set(key, id ?? null);
+  return id;
+}
+const MISSPELT_LIMIT = 50_000;
+
+function misspeltNameOf(m: CatalogMatcher, key: string): string | undefined {
   if (key.length < TYPO_FLOOR - 2 || knownWords.has(key) || !/^\p{L}+$/u.test(key)) return undefined;
   const ids = new Set<string>();
   if (key.length >= TYPO_FLOOR)

@@ -138,7 +138,11 @@ export function rescopeHits(
       drop.add(b);
     }
   }
+  // A foil drops only hits of its own unit: units without a hit are not searched.
+  const withHits = new Set<number>();
+  for (const h of hits) withHits.add(unitOf[h.index]);
   for (let u = 0; u < starts.length; u++) {
+    if (!withHits.has(u)) continue;
     const lo = starts[u];
     const hi = (starts[u + 1] ?? tokens.length) - 1;
     const at = foilStart(tokens, lo, hi);

@@ -12,19 +12,26 @@ const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
 const CLAUSE_BREAK =
   /\s*;\s*|,?(?<!\b(?:even|not|sure))\s+(?=(?:but|however|although|though|tho|altho|whereas|except|yet|while|despite|in spite of|pero|sin embargo)\b(?![\s.!?]*$))|,\s+(?=and\b)|\s+-{1,2}\s+|\s+—\s+/gi;
 
+// What a span's edges shed, and what a span must hold.
+const EDGE = /[\s"“”'‘’(),:]/;
+const WORDISH = /[\p{L}\p{N}]/u;
+
 function trimSpan(text: string, start: number, end: number): Span | undefined {
   let s = start;
   let e = end;
-  while (s < e && /[\s"“”'‘’(),:]/.test(text[s])) s++;
-  while (e > s && /[\s"“”'‘’(),:]/.test(text[e - 1])) e--;
-  if (e <= s || !/[\p{L}\p{N}]/u.test(text.slice(s, e))) return undefined;
-  return { text: text.slice(s, e), start: s, end: e };
+  while (s < e && EDGE.test(text[s])) s++;
+  while (e > s && EDGE.test(text[e - 1])) e--;
+  if (e <= s) return undefined;
+  const trimmed = text.slice(s, e);
+  return WORDISH.test(trimmed) ? { text: trimmed, start: s, end: e } : undefined;
 }
 
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
-  for (const m of text.matchAll(SENTENCE)) {
-    const start = m.index ?? 0;
+  // exec from lastIndex 0, not matchAll (which copies the expression at every call); no match is empty.
+  SENTENCE.lastIndex = 0;
+  for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    const start = m.index;
     const span = trimSpan(text, start, start + m[0].length);
     if (span) out.push(span);
   }
@@ -43,8 +50,9 @@ export function clauses(text: string, sentenceSpans: readonly Span[] = sentences
     const body = sentence.text;
     const opening = CONCESSIVE_OPENING.exec(body);
     const cuts: [number, number][] = opening ? [[opening[0].lastIndexOf(","), opening[0].length]] : [];
-    for (const m of body.matchAll(CLAUSE_BREAK)) {
-      const at = m.index ?? 0;
+    CLAUSE_BREAK.lastIndex = 0;
+    for (let m = CLAUSE_BREAK.exec(body); m !== null; m = CLAUSE_BREAK.exec(body)) {
+      const at = m.index;
       if (opening === null || at >= opening[0].length) cuts.push([at, at + m[0].length]);
     }
     for (const [from, to] of cuts) {

@@ -53,10 +53,22 @@ function classesOf(cp: number): number {
   else astralClasses.set(cp, k);
   return k;
 }
-const BREAK_UNITS = new Set([...".,;:!?()\n"].map((c) => c.charCodeAt(0)));
-const DASHES = new Set([..."-—–"].map((c) => c.charCodeAt(0)));
 const BREAK_WORDS = ["but", "pero", "however", "though"];
-const APOSTROPHES = new Set([..."'’"].map((c) => c.charCodeAt(0)));
+// The roles of the code units the scanner tests at every place, one array read each: a break of its own, a dash,
+// the first letter of a break word (most places start none: they are passed over without trying the words), an
+// apostrophe inside a word.
+const BREAK_UNIT = 1;
+const DASH = 2;
+const BREAK_WORD_FIRST = 4;
+const APOSTROPHE = 8;
+const unitRoles = new Uint8Array(0x10000);
+for (const [units, role] of [
+  [[...".,;:!?()\n"], BREAK_UNIT],
+  [[..."-—–"], DASH],
+  [BREAK_WORDS.map((w) => w[0]), BREAK_WORD_FIRST],
+  [[..."'’"], APOSTROPHE],
+] as const)
+  for (const u of units) unitRoles[u.charCodeAt(0)] |= role;
 /** A character of \w under the flags iu (ASCII letters, digits, "_", and "ſ", "K" by case folding). */
 const isRegexWordUnit = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 0x17f || c === 0x212a;
@@ -68,14 +80,14 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
-    if (BREAK_UNITS.has(c)) {
+    if (unitRoles[c] & BREAK_UNIT) {
       brk();
       i++;
       continue;
     }
     if (
       i + 2 < n &&
-      DASHES.has(s.charCodeAt(i + 1)) &&
+      unitRoles[s.charCodeAt(i + 1)] & DASH &&
       classesOf(c) & SPACE_CHAR &&
       classesOf(s.charCodeAt(i + 2)) & SPACE_CHAR
     ) {
@@ -83,8 +95,13 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
       i += 3;
       continue;
     }
-    if (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1))) {
-      const w = BREAK_WORDS.find((b) => s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length)));
+    if (unitRoles[c] & BREAK_WORD_FIRST && (i === 0 || !isRegexWordUnit(s.charCodeAt(i - 1)))) {
+      let w = "";
+      for (const b of BREAK_WORDS)
+        if (b.charCodeAt(0) === c && s.startsWith(b, i) && !isRegexWordUnit(s.charCodeAt(i + b.length))) {
+          w = b;
+          break;
+        }
       if (w) {
         brk();
         i += w.length;
@@ -95,10 +112,19 @@ function scanItems(s: string, brk: () => void, item: (from: number, to: number) 
     const k = classesOf(cp);
     if (k & (LETTER | DIGIT)) {
       let j = i + unitsOf(cp);
-      for (let q = s.codePointAt(j) ?? 0; j < n && classesOf(q) & (LETTER | DIGIT); q = s.codePointAt(j) ?? 0)
+      while (j < n) {
+        const u = s.charCodeAt(j);
+        // a-z and 0-9 (most of a lowercased text) without the look-up of classes.
+        if ((u >= 97 && u <= 122) || (u >= 48 && u <= 57)) {
+          j++;
+          continue;
+        }
+        const q = s.codePointAt(j) ?? 0;
+        if (!(classesOf(q) & (LETTER | DIGIT))) break;
         j += unitsOf(q);
+      }
       // ['’] and letters, again and again.
-      while (j + 1 < n && APOSTROPHES.has(s.charCodeAt(j)) && classesOf(s.codePointAt(j + 1) ?? 0) & LETTER) {
+      while (j + 1 < n && unitRoles[s.charCodeAt(j)] & APOSTROPHE && classesOf(s.codePointAt(j + 1) ?? 0) & LETTER) {
         j++;
         for (let q = s.codePointAt(j) ?? 0; j < n && classesOf(q) & LETTER; q = s.codePointAt(j) ?? 0) j += unitsOf(q);
       }

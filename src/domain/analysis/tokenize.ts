@@ -26,8 +26,10 @@ export function tokenize(text: string, offset = 0): Token[] {
   const out: Token[] = [];
   // An ASCII text needs only lowercasing, word by word (one test for the whole text).
   const ascii = ASCII.test(text);
-  for (const m of text.matchAll(TOKEN)) {
-    const start = offset + (m.index ?? 0);
+  // exec from lastIndex 0, not matchAll (which copies the expression at every call); no match is empty.
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const start = offset + m.index;
     out.push({ norm: ascii ? m[0].toLowerCase() : normalizeWord(m[0]), raw: m[0], start, end: start + m[0].length });
   }
   return out;

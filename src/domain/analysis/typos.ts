@@ -83,9 +83,11 @@ export class TypoCorrector {
   }
 
   correct(norm: string, neutral: ReadonlySet<string>): string | undefined {
-    if (neutral.has(norm)) return undefined;
+    // A word known to need no correction needs none whatever `neutral` holds: most words end here, with one
+    // look-up (a correction does not depend on `neutral`; a name in it is never corrected).
     const cached = this.#cache.get(norm);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached === null || neutral.has(norm)) return undefined;
+    if (cached !== undefined) return cached;
     const found = this.#lookup(norm);
     if (this.#cache.size < CACHE_LIMIT) this.#cache.set(norm, found ?? null);
     return found;
