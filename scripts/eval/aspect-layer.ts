@@ -16,8 +16,10 @@ import {
   ASPECT_POLARITIES,
   type AspectLayerFile,
   type AspectMention,
+  type LocalGroups,
   layerAspects,
   loadAspectLayer,
+  localBuckets,
 } from "../../src/domain/analysis/aspect-layer.ts";
 import { FEATURE_NAMES } from "../../src/domain/analysis/label-features.ts";
 import { nameWords } from "../../src/domain/analysis/mentions.ts";
@@ -82,10 +84,24 @@ export interface LayerItem {
   features: number[];
   /** The review's buckets and their value (the review model's). */
   sparse: SparseVector;
+  /** Each aspect's local words (localBuckets: the engine's). */
+  local: LocalGroups;
   /** The combiner inputs (COMBINER_FEATURES), the text log-probabilities from a model that did not see the file. */
   inputs: Float64Array;
   /** Gold class per aspect (ASPECTS order; an index into ASPECT_CLASSES). */
   gold: number[];
+}
+
+/** The local words of each aspect of a text (a copy of localBuckets, from the engine's hashing pass). */
+export function localGroupsOf(
+  text: string,
+  clauses: readonly (readonly Span[])[],
+  rules: readonly AspectMention[],
+  neutral: ReadonlySet<string> = new Set(),
+): LocalGroups {
+  textBuckets([text], CHOSEN, neutral, true);
+  const groups = localBuckets({ clauses, places: lastBucketPlaces(), rules });
+  return { start: groups.start.slice(), buckets: groups.buckets.slice(0, groups.start[ASPECTS.length]) };
 }
 
 /** The folds of the cross-validation: every file the layer learns from but dev-check (too small: it always trains). */
@@ -105,6 +121,7 @@ export async function loadLayerItems(business: BusinessContent, sets: readonly M
       clauses,
       features,
       sparse: textFeatures([item.text], CHOSEN, neutral),
+      local: localGroupsOf(item.text, clauses, aspects, neutral),
       inputs: new Float64Array(COMBINER_FEATURES.length),
       gold: ASPECTS.map((a) => ASPECT_CLASSES.indexOf(item.aspects?.[a] ?? "absent")),
     };
@@ -170,9 +187,27 @@ export function trainLayer(
   });
   const vs = items.map((x) => (x.sparse.index.length ? 1 / Math.sqrt(x.sparse.index.length) : 0));
   const m = kept.length;
-  // Parameters: [bias ROW][dense ROW*D][sparse m*ROW]
+  // The local words' buckets of at least minCount reviews, compacted the same way; per item and aspect their slots.
+  const localCounts = new Map<number, number>();
+  for (const x of items) for (const b of new Set(x.local.buckets)) localCounts.set(b, (localCounts.get(b) ?? 0) + 1);
+  const localKept = [...localCounts].filter(([, c]) => c >= config.minCount).map(([b]) => b);
+  localKept.sort((a, b) => a - b);
+  const localSlot = new Map(localKept.map((b, i) => [b, i]));
+  const locals = items.map((x) =>
+    ASPECTS.map((_, a) => {
+      const group = x.local.buckets.subarray(x.local.start[a], x.local.start[a + 1]);
+      const slots: number[] = [];
+      for (const b of group) {
+        const at = localSlot.get(b);
+        if (at !== undefined) slots.push(at);
+      }
+      return { slots: Int32Array.from(slots), v: group.length ? 1 / Math.sqrt(group.length) : 0 };
+    }),
+  );
+  // Parameters: [bias ROW][dense ROW*D][sparse m*ROW][local localKept*C]
   const SO = ROW + ROW * D;
-  const P = SO + m * ROW;
+  const LO = SO + m * ROW;
+  const P = LO + localKept.length * C;
   const w = new Float64Array(P);
   const g = new Float64Array(P);
   const itemWeight = items.map((x) => (UNTUNED_ITEMS.has(x.set) ? 1 : config.tunedWeight));
@@ -197,6 +232,14 @@ export function trainLayer(
         const o = SO + s[j] * ROW;
         for (let k = 0; k < ROW; k++) z[k] += w[o + k] * v;
       }
+      const local = locals[i];
+      for (let a = 0; a < A; a++) {
+        const { slots, v: u } = local[a];
+        for (let j = 0; j < slots.length; j++) {
+          const o = LO + slots[j] * C;
+          for (let c = 0; c < C; c++) z[a * C + c] += w[o + c] * u;
+        }
+      }
       const gold = items[i].gold;
       for (let a = 0; a < A; a++) {
         let max = 0;
@@ -217,6 +260,13 @@ export function trainLayer(
         const o = SO + s[j] * ROW;
         for (let k = 0; k < ROW; k++) g[o + k] += r[k] * v;
       }
+      for (let a = 0; a < A; a++) {
+        const { slots, v: u } = local[a];
+        for (let j = 0; j < slots.length; j++) {
+          const o = LO + slots[j] * C;
+          for (let c = 0; c < C; c++) g[o + c] += r[a * C + c] * u;
+        }
+      }
     }
     optimiser.step(it, g);
   }
@@ -228,6 +278,14 @@ export function trainLayer(
     if (row.some((x) => x !== 0)) {
       buckets.push(kept[i]);
       weights.push(...row);
+    }
+  }
+  const local = { buckets: [] as number[], weights: [] as number[] };
+  for (let i = 0; i < localKept.length; i++) {
+    const row = Array.from({ length: C }, (_, c) => round(w[LO + i * C + c]));
+    if (row.some((x) => x !== 0)) {
+      local.buckets.push(localKept[i]);
+      local.weights.push(...row);
     }
   }
   return {
@@ -243,6 +301,7 @@ export function trainLayer(
     denseWeights: Array.from(w.subarray(ROW, SO), (x) => round(x)),
     buckets,
     weights,
+    local,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   aspectPrecision,
   type LayerItem,
   layerPredictions,
+  localGroupsOf,
   trainLayer,
   UNTUNED_FOLDS,
 } from "../../scripts/eval/aspect-layer.ts";
@@ -19,7 +20,7 @@ import {
   loadAspectLayer,
 } from "../../src/domain/analysis/aspect-layer.ts";
 import { COMBINER_FEATURES, reviewModel } from "../../src/domain/analysis/review-model.ts";
-import { textFeatures } from "../../src/domain/analysis/text-features.ts";
+import { fnv1a, textFeatures } from "../../src/domain/analysis/text-features.ts";
 import { ASPECTS, type Aspect, type Sentiment } from "../../src/domain/schemas/common.ts";
 
 const layerText = () => readFile(new URL("../../src/domain/analysis/model/aspect-layer.json", import.meta.url), "utf8");
@@ -39,6 +40,7 @@ function item(text: string, aspects: Partial<Record<Aspect, Sentiment>>, set: La
     clauses,
     features,
     sparse: textFeatures([text], FEATURES),
+    local: localGroupsOf(text, clauses, rules),
     inputs,
     gold: ASPECTS.map((a) => ASPECT_CLASSES.indexOf(aspects[a] ?? "absent")),
   };
@@ -86,6 +88,27 @@ describe("the aspect layer (src/domain/analysis/aspect-layer.ts)", () => {
     assert.equal(work.length, 1);
     const sameQuote = rules.rules.find((m) => m.aspect === "workmanship" && m.polarity === work[0].polarity);
     assert.equal(work[0].quote, sameQuote?.quote);
+  });
+
+  test("each aspect the rules found reads its own clause's words as its local words", () => {
+    const text = "Great work on the heater; the crew left a mess though.";
+    const { aspects: rules, clauses } = ruleAnalysis([text]);
+    assert.deepEqual(rules.map((m) => m.aspect).sort(), ["cleanliness", "workmanship"]);
+    const groups = localGroupsOf(text, clauses, rules);
+    const group = (aspect: Aspect) => {
+      const a = ASPECTS.indexOf(aspect);
+      return new Set(groups.buckets.subarray(groups.start[a], groups.start[a + 1]));
+    };
+    const bucket = (word: string) => fnv1a(`u:${word}`) & ((1 << FEATURES.bits) - 1);
+    assert.ok(group("workmanship").has(bucket("great")) && !group("workmanship").has(bucket("mess")));
+    assert.ok(group("cleanliness").has(bucket("mess")) && !group("cleanliness").has(bucket("great")));
+    assert.equal(group("speed").size, 0, "an aspect the rules did not find has no local words");
+    const workmanship = [...group("workmanship")];
+    assert.deepEqual(
+      workmanship,
+      [...workmanship].sort((a, b) => a - b),
+      "sorted, each once",
+    );
   });
 
   test("the precision of the aspects given counts distinct aspect and polarity pairs", () => {
@@ -143,6 +166,18 @@ describe("the engine's aspect layer (src/domain/analysis/model/aspect-layer.json
         f.weights = f.weights.slice(1);
       }),
       /aspect layer: weights/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.local = { ...f.local, weights: f.local.weights.slice(1) };
+      }),
+      /aspect layer: local\.weights/,
+    );
+    assert.throws(
+      bad((f) => {
+        f.local = { ...f.local, buckets: [...f.local.buckets].reverse() };
+      }),
+      /aspect layer: local\.buckets/,
     );
     assert.throws(
       bad((f) => {

@@ -4,7 +4,10 @@
 // read from model/aspect-layer.json. Its inputs are shared with the review-label model: the review's hashed
 // words (the same buckets, hashed once per review), the combiner's inputs (the rules' findings and the text
 // model's log-probabilities of the labels) and, per aspect, which polarities the rules gave it. Each bucket's row
-// holds the weights of every aspect and class (one look-up per bucket). An aspect is given when its probability
+// holds the weights of every aspect and class (one look-up per bucket). Beside them, for an aspect the rules found,
+// its local words: the buckets of the clauses the rules found it in (the same hashing pass, by the places of the
+// features), whose rows hold one weight per polarity shared by every aspect, so that in "great tech, awful
+// office" each aspect's polarity is read from its own clause while presence still sees the whole review. An aspect is given when its probability
 // of being present reaches the file's threshold (one for aspects the rules found, one for those they missed); its
 // polarity is the most probable; its quote is the rules' quote of that polarity (else their first for the
 // aspect), or for an aspect the rules missed the clause whose words most support the decision.
@@ -16,7 +19,7 @@ import type { Span } from "./segment.ts";
 import type { BucketPlaces, TextFeatureConfig } from "./text-features.ts";
 
 /** The layer version this engine reads (bump it, and retrain, when the features, the training or the files change). */
-export const ASPECT_LAYER_VERSION = "aspect-layer@1.0.1";
+export const ASPECT_LAYER_VERSION = "aspect-layer@1.1.0";
 /** What the layer decides per aspect; class 0 ("the review says nothing of it") scores 0. */
 export const ASPECT_CLASSES = ["absent", "positive", "negative", "neutral"] as const;
 /** The polarities scored (ASPECT_CLASSES without absent), in the order of each aspect's weights. */
@@ -58,6 +61,8 @@ export interface AspectLayerFile {
   buckets: number[];
   /** ROW weights per bucket, 4 decimals. */
   weights: number[];
+  /** The local words' buckets (localBuckets) and C weights per bucket (ASPECT_POLARITIES, every aspect's), 4 decimals. */
+  local: { buckets: number[]; weights: number[] };
 }
 
 export interface AspectLayer {
@@ -71,6 +76,8 @@ export interface AspectLayer {
   denseWeights: Float64Array;
   rows: BucketRows;
   weights: Int16Array | Int32Array;
+  localRows: BucketRows;
+  localWeights: Int16Array | Int32Array;
 }
 
 function refuse(why: string): never {
@@ -105,6 +112,9 @@ export function loadAspectLayer(file: unknown, reviewModel: Pick<ReviewModel, "f
     refuse("presence.found and presence.added must be probabilities");
   const buckets = f.buckets ?? [];
   const rows = bucketRows(buckets, f.features.bits) ?? refuse("buckets must be increasing bucket ids below 2^bits");
+  const localBucketIds = f.local?.buckets ?? [];
+  const localRows =
+    bucketRows(localBucketIds, f.features.bits) ?? refuse("local.buckets must be increasing bucket ids below 2^bits");
   return {
     version: f.version,
     files: { ...(f.files ?? {}) },
@@ -118,6 +128,10 @@ export function loadAspectLayer(file: unknown, reviewModel: Pick<ReviewModel, "f
     weights:
       tenThousandths(numbers(f.weights, buckets.length * ROW, "weights (one row per bucket)")) ??
       refuse("weights must have at most 4 decimals"),
+    localRows,
+    localWeights:
+      tenThousandths(numbers(f.local?.weights, localBucketIds.length * C, "local.weights (one row per bucket)")) ??
+      refuse("local.weights must have at most 4 decimals"),
   };
 }
 
@@ -127,18 +141,101 @@ const scratch = {
   z: new Float64Array(ROW),
   shared: new Float64Array(SHARED),
   flags: new Uint8Array(A * FLAGS),
+  local: new Float64Array(C),
+};
+
+/** Per aspect, its local words' buckets: those of aspect a are buckets[start[a] … start[a + 1]), sorted, each once. */
+export interface LocalGroups {
+  start: Int32Array;
+  buckets: Int32Array;
+}
+
+// localBuckets' buffers, reused (grown when a review needs more): the groups, each clause's aspects (a bit each),
+// each feature's clause.
+const localScratch = {
+  groups: { start: new Int32Array(A + 1), buckets: new Int32Array(256) } as LocalGroups,
+  aspectsOf: new Uint16Array(64),
+  clauseOf: new Int32Array(1024),
+  at: new Int32Array(A),
 };
 
 /**
+ * The local words of each aspect the rules found: the buckets of the features (the places of textBuckets) whose
+ * word lies in a clause the rules quote for the aspect (a word belongs to the last clause of its part starting at
+ * or before it). A view of buffers the next call overwrites.
+ */
+export function localBuckets(review: Pick<LayerReview, "clauses" | "places" | "rules">): LocalGroups {
+  const { clauses, places, rules } = review;
+  const ls = localScratch;
+  const { start } = ls.groups;
+  start.fill(0);
+  if (rules.length === 0) return ls.groups;
+  let total = 0;
+  for (const c of clauses) total += c.length;
+  if (ls.aspectsOf.length < total) ls.aspectsOf = new Uint16Array(total * 2);
+  const aspectsOf = ls.aspectsOf;
+  aspectsOf.fill(0, 0, total);
+  for (const m of rules) {
+    const bit = 1 << ASPECTS.indexOf(m.aspect);
+    for (let p = 0, g = 0; p < clauses.length; g += clauses[p].length, p++)
+      for (let s = 0; s < clauses[p].length; s++) if (clauses[p][s].text === m.quote) aspectsOf[g + s] |= bit;
+  }
+  const { count, bucket, part, offset } = places;
+  if (ls.clauseOf.length < count) ls.clauseOf = new Int32Array(count * 2);
+  const clauseOf = ls.clauseOf;
+  // Each feature's clause (-1: none) and how many features each aspect gets (counted at start[a + 1]).
+  let p = -1;
+  let first = 0;
+  let s = 0;
+  for (let j = 0; j < count; j++) {
+    if (part[j] !== p) {
+      while (p < part[j]) {
+        if (p >= 0) first += clauses[p].length;
+        p++;
+      }
+      s = 0;
+    }
+    const spans = clauses[p];
+    if (spans === undefined || spans.length === 0) {
+      clauseOf[j] = -1;
+      continue;
+    }
+    while (s + 1 < spans.length && spans[s + 1].start <= offset[j]) s++;
+    clauseOf[j] = first + s;
+    for (let bits = aspectsOf[first + s], a = 0; bits !== 0; bits >>= 1, a++) if (bits & 1) start[a + 1]++;
+  }
+  for (let a = 0; a < A; a++) start[a + 1] += start[a];
+  if (ls.groups.buckets.length < start[A]) ls.groups.buckets = new Int32Array(start[A] * 2);
+  const buckets = ls.groups.buckets;
+  const at = ls.at;
+  at.set(start.subarray(0, A));
+  for (let j = 0; j < count; j++) {
+    if (clauseOf[j] < 0) continue;
+    for (let bits = aspectsOf[clauseOf[j]], a = 0; bits !== 0; bits >>= 1, a++)
+      if (bits & 1) buckets[at[a]++] = bucket[j];
+  }
+  // Each group sorted, each bucket once (compacted in place).
+  let n = 0;
+  for (let a = 0; a < A; a++) {
+    const group = buckets.subarray(start[a], start[a + 1]).sort();
+    start[a] = n;
+    for (let i = 0, last = -1; i < group.length; i++) if (group[i] !== last) last = buckets[n++] = group[i];
+  }
+  start[A] = n;
+  return ls.groups;
+}
+
+/**
  * Every aspect's class scores for a review (ROW: aspect-major, ASPECT_POLARITIES; absent scores 0): its buckets
- * (textBuckets of the layer's features), the review model's combiner inputs and the rules' aspects. A view of a
- * buffer the next call overwrites.
+ * (textBuckets of the layer's features), the review model's combiner inputs, the rules' aspects and their local
+ * words (localBuckets). A view of a buffer the next call overwrites.
  */
 export function aspectScores(
   layer: AspectLayer,
   buckets: Int32Array,
   inputs: Float64Array,
   rules: readonly { aspect: Aspect; polarity: Sentiment }[],
+  local: LocalGroups,
 ): Float64Array {
   const { sums, z, shared } = scratch;
   sums.fill(0);
@@ -165,6 +262,22 @@ export function aspectScores(
   for (let a = 0; a < A; a++)
     for (let flag = 0; flag < FLAGS; flag++)
       if (flags[a * FLAGS + flag]) for (let c = 0; c < C; c++) z[a * C + c] += dw[(a * C + c) * D + flag];
+  // Each aspect's local words, length-normalised as the review's.
+  const lw = layer.localWeights;
+  const sum = scratch.local;
+  for (let a = 0; a < A; a++) {
+    const from = local.start[a];
+    const to = local.start[a + 1];
+    if (from === to) continue;
+    sum.fill(0);
+    for (let j = from; j < to; j++) {
+      const r = rowOf(layer.localRows, local.buckets[j]);
+      if (r < 0) continue;
+      for (let c = 0; c < C; c++) sum[c] += lw[r * C + c];
+    }
+    const u = 1 / (Math.sqrt(to - from) * WEIGHT_UNIT);
+    for (let c = 0; c < C; c++) z[a * C + c] += sum[c] * u;
+  }
   return z;
 }
 
@@ -227,7 +340,7 @@ function supportingClauses(layer: AspectLayer, review: LayerReview, wanted: read
 /** A review's aspects under the layer: one per aspect given, with one polarity (see the header). */
 export function layerAspects(layer: AspectLayer, review: LayerReview): AspectMention[] {
   const { rules } = review;
-  const z = aspectScores(layer, review.buckets, review.inputs, rules);
+  const z = aspectScores(layer, review.buckets, review.inputs, rules, localBuckets(review));
   const decided: { present: number; polarity: number }[] = [];
   for (let a = 0; a < A; a++) decided.push(decide(z, a));
   const out: AspectMention[] = [];
