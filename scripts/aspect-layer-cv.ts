@@ -18,12 +18,9 @@ import {
   PRESENCE_GRID,
   UNTUNED_FOLDS,
 } from "./eval/aspect-layer.ts";
-import { loadEvalBusiness } from "./eval/eval-files.ts";
+import { gridOf, loadEvalBusiness } from "./eval/eval-files.ts";
 
-const arg = process.argv.find((a) => a.startsWith("--grid="));
-const GRID: LayerConfig[] = arg
-  ? (JSON.parse(arg.slice("--grid=".length)) as Partial<LayerConfig>[]).map((g) => ({ ...CHOSEN_LAYER, ...g }))
-  : [CHOSEN_LAYER];
+const GRID: LayerConfig[] = gridOf(process.argv, CHOSEN_LAYER);
 const foldsArg = process.argv.find((a) => a.startsWith("--folds="));
 const folds = foldsArg ? (foldsArg.slice("--folds=".length).split(",") as typeof LAYER_FOLDS) : LAYER_FOLDS;
 const write = process.argv.includes("--write");

@@ -4,7 +4,7 @@
 import { writeFile } from "node:fs/promises";
 import { analyzeByRules, analyzeText } from "../src/domain/analysis/analyze-text.ts";
 import { nameWords } from "../src/domain/analysis/mentions.ts";
-import { loadEvalBusiness } from "./eval/eval-files.ts";
+import { gridOf, loadEvalBusiness } from "./eval/eval-files.ts";
 import { LABELS } from "./eval/evaluate.ts";
 import {
   accuracy,
@@ -20,11 +20,8 @@ import {
 } from "./eval/text-model.ts";
 import { compareThroughput } from "./eval/throughput.ts";
 
-const arg = process.argv.find((a) => a.startsWith("--grid="));
 // --grid='[{...}, ...]': settings to cross-validate, each over CHOSEN; without it, CHOSEN alone.
-const GRID: ModelConfig[] = arg
-  ? (JSON.parse(arg.slice("--grid=".length)) as Partial<ModelConfig>[]).map((g) => ({ ...CHOSEN, ...g }))
-  : [CHOSEN];
+const GRID: ModelConfig[] = gridOf(process.argv, CHOSEN);
 
 const f3 = (x: number) => x.toFixed(3);
 const cache = new Map<string, Awaited<ReturnType<typeof loadExamples>>>();

@@ -13,3 +13,12 @@ export async function loadEvalBusiness(): Promise<BusinessContent> {
   const extra = JSON.parse(await readEvalFile("extra-technicians.json")) as { technicians: unknown[] };
   return BusinessContent.parse({ ...content, technicians: [...content.technicians, ...extra.technicians] });
 }
+
+/**
+ * The settings a cross-validation script runs: `--grid='[{...}, ...]'` in `argv`, each over `chosen`; without it,
+ * `chosen` alone (npm run eval:model and npm run eval:aspects).
+ */
+export function gridOf<T extends object>(argv: readonly string[], chosen: T): T[] {
+  const arg = argv.find((a) => a.startsWith("--grid="));
+  return arg ? (JSON.parse(arg.slice("--grid=".length)) as Partial<T>[]).map((g) => ({ ...chosen, ...g })) : [chosen];
+}

@@ -87,6 +87,10 @@ function refuse(why: string): never {
 const numbers = (x: unknown, length: number, what: string): Float64Array =>
   finiteNumbers(x, length) ?? refuse(`${what} must be ${length} finite numbers`);
 
+/** A table of per-bucket weights (one row per bucket, at most 4 decimals), as the engine reads it. */
+const weightTable = (x: unknown, length: number, what: string): Int16Array | Int32Array =>
+  tenThousandths(numbers(x, length, `${what} (one row per bucket)`)) ?? refuse(`${what} must have at most 4 decimals`);
+
 const sameFeatures = (a: TextFeatureConfig, b: TextFeatureConfig) =>
   a.bits === b.bits && a.bigrams === b.bigrams && a.chars === b.chars && a.negationScope === b.negationScope;
 
@@ -125,13 +129,9 @@ export function loadAspectLayer(file: unknown, reviewModel: Pick<ReviewModel, "f
     bias: numbers(f.bias, ROW, "bias"),
     denseWeights: numbers(f.denseWeights, ROW * D, "denseWeights"),
     rows,
-    weights:
-      tenThousandths(numbers(f.weights, buckets.length * ROW, "weights (one row per bucket)")) ??
-      refuse("weights must have at most 4 decimals"),
+    weights: weightTable(f.weights, buckets.length * ROW, "weights"),
     localRows,
-    localWeights:
-      tenThousandths(numbers(f.local?.weights, localBucketIds.length * C, "local.weights (one row per bucket)")) ??
-      refuse("local.weights must have at most 4 decimals"),
+    localWeights: weightTable(f.local?.weights, localBucketIds.length * C, "local.weights"),
   };
 }
 
