@@ -1,8 +1,9 @@
 // npm run bench [-- --quick] [-- --only=<sections> [--dist=<dir>]]: build, HTTP, MCP, hub and memory
 // measurements, each against a baseline measured in the same run; writes bench/RESULTS.md. Loopback only.
-// --only runs the named sections alone (comma-separated: build, search, since, reviews.json, mcp, process,
-// soak, fanout, abuse, hub) and prints their tables without writing RESULTS.md; --dist=<dir> measures that
-// build (e.g. a dist of 100,000 reviews built before) instead of generating content and building it.
+// --only runs the named sections alone (comma-separated: build, analysis, search, since, reviews.json, mcp,
+// process, soak, fanout, abuse, hub) and prints their tables without writing RESULTS.md; --dist=<dir> measures
+// that build (e.g. a dist of 100,000 reviews built before) instead of generating content and building it.
+// analysis (the build's per-review analysis on one thread, part of the build section) needs no build.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -18,6 +19,7 @@ import { nginxConfig } from "../tests/helpers/nginx.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
+import type { AnalysisRate } from "./analysis-rate.ts";
 import { generateContent } from "./generate.ts";
 import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
@@ -31,7 +33,19 @@ const WORK = join(ROOT, "bench/.work");
 const quick = process.argv.includes("--quick");
 const argValue = (name: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) as string | undefined;
-const SECTIONS = ["build", "search", "since", "reviews.json", "mcp", "process", "soak", "fanout", "abuse", "hub"];
+const SECTIONS = [
+  "build",
+  "analysis",
+  "search",
+  "since",
+  "reviews.json",
+  "mcp",
+  "process",
+  "soak",
+  "fanout",
+  "abuse",
+  "hub",
+];
 const only = argValue("only")?.split(",");
 const unknown = only?.filter((s) => !SECTIONS.includes(s)) ?? [];
 if (unknown.length) throw new Error(`--only: no section ${unknown.join(", ")} (sections: ${SECTIONS.join(", ")})`);
@@ -164,6 +178,28 @@ async function buildBench(): Promise<Map<number, string>> {
     "",
   );
   return dists;
+}
+
+const ANALYSIS_REVIEWS = 10_000;
+const ANALYSIS_PASSES = quick ? 3 : 5;
+
+async function analysisBench() {
+  log("analysis per review, one thread");
+  const { reviews, passes } = JSON.parse(
+    node(["bench/analysis-rate.ts", String(ANALYSIS_REVIEWS), String(ANALYSIS_PASSES)]),
+  ) as AnalysisRate;
+  const rate = (x: number) => Math.round(x).toLocaleString("en");
+  report.push(
+    "## Analysis per review, one thread (reviews per CPU-second)",
+    "",
+    `What the build's analysis phase does for each review not in its cache (\`bench/analysis-rate.ts\`: mentions, analyzeText, the published record, the insight parts, the cache line), over ${rate(reviews)} generated reviews, ${passes.length} passes after two warm-up ones, each with a fresh analyser. \`npm run eval\`'s throughput line measures analyzeText alone (labels, score and aspects of the text), so it reads higher. Issue 18's aim: 10,000 per core.`,
+    "",
+    table(
+      ["reviews", "median", "range"],
+      [[reviews, rate(median(passes)), `${rate(Math.min(...passes))}-${rate(Math.max(...passes))}`]],
+    ),
+    "",
+  );
 }
 
 // 2. HTTP at the largest size -----------------------------------------------------------------------------
@@ -548,6 +584,7 @@ async function mcpSoakBench(dist: string) {
 await mkdir(WORK, { recursive: true });
 const started = new Date();
 // --dist: that build stands for every size (labelled with its review count), nothing is generated or built.
+const builds = givenDist === undefined && SECTIONS.some((s) => s !== "analysis" && wanted(s));
 const dists = givenDist
   ? new Map([
       [
@@ -555,7 +592,10 @@ const dists = givenDist
         givenDist,
       ],
     ])
-  : await buildBench();
+  : builds
+    ? await buildBench()
+    : new Map<number, string>();
+if (wanted("build") || wanted("analysis")) await analysisBench();
 const sizes = [...dists.keys()];
 const largest = Math.max(...sizes);
 const smallest = Math.min(...sizes);

@@ -75,8 +75,20 @@ export function createInsightParts(business: Pick<Business, "technicians" | "ser
     }
     return u;
   };
-  return (r) => ({
-    phrases: [...candidates([r.title ?? "", r.text].join("\n"), usable)],
-    cues: r.aspects.map((a) => aspectCues(a.quote).flatMap((c) => (c.aspect === a.aspect ? [c.cue] : []))),
-  });
+  return (r) => {
+    // A clause that names several aspects is the quote of each: its cues are found once.
+    const quotes: string[] = [];
+    const found: ReturnType<typeof aspectCues>[] = [];
+    const cuesOf = (quote: string) => {
+      const k = quotes.indexOf(quote);
+      if (k >= 0) return found[k];
+      quotes.push(quote);
+      found.push(aspectCues(quote));
+      return found[found.length - 1];
+    };
+    return {
+      phrases: [...candidates([r.title ?? "", r.text].join("\n"), usable)],
+      cues: r.aspects.map((a) => cuesOf(a.quote).flatMap((c) => (c.aspect === a.aspect ? [c.cue] : []))),
+    };
+  };
 }
