@@ -5,6 +5,7 @@
 
 import { sampleBusiness } from "../scripts/content-generator/business.ts";
 import { generateReviews } from "../scripts/content-generator/generate.ts";
+import { cpuSeconds } from "../scripts/eval/throughput.ts";
 import { createAnalyser } from "../src/build/analysis/analyse-in-workers.ts";
 import { cacheLine } from "../src/build/analysis/cache-line.ts";
 import { BusinessContent, ReviewContent } from "../src/domain/schemas/content.ts";
@@ -14,8 +15,6 @@ export interface AnalysisRate {
   /** Reviews per CPU-second of each measured pass, in the order run. */
   passes: number[];
 }
-
-const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
 /**
  * `passes` passes over `count` reviews (the bench's content: seed 7, the same date range), after two unmeasured

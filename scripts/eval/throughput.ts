@@ -2,7 +2,8 @@
 // warm-up pass; reviews per CPU-second, i.e. per core, whatever else the machine is running.
 import { analyzeText } from "../../src/domain/analysis/analyze-text.ts";
 
-const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+/** CPU time (user and system, every thread) of a process.cpuUsage() difference, in seconds. */
+export const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
 type Analyse = (parts: readonly string[], neutral: ReadonlySet<string>) => unknown;
 

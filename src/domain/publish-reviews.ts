@@ -2,6 +2,7 @@
 import { aggregateRating } from "./aggregate.ts";
 import { analyzeText, type ReviewLabel } from "./analysis/analyze-text.ts";
 import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
+import { boundedMemo } from "./bounded-memo.ts";
 import { compareNewest } from "./order.ts";
 import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/policy.ts";
@@ -28,21 +29,8 @@ export function latestUpdate(
   return [own, response].sort()[1];
 }
 
-/** Date-times remembered per publisher (reviews share their days); bounded, then converted each time. */
+/** Date-times remembered per publisher (reviews share their days): parsing a date was 1-2% of analysing a review. */
 const UTC_MEMO_MAX = 50_000;
-
-/** toUtc remembering its answers: parsing a date was 1-2% of analysing a review. */
-function rememberedUtc(): (dateTime: string) => string {
-  const memo = new Map<string, string>();
-  return (dateTime) => {
-    let utc = memo.get(dateTime);
-    if (utc === undefined) {
-      utc = toUtc(dateTime);
-      if (memo.size < UTC_MEMO_MAX) memo.set(dateTime, utc);
-    }
-    return utc;
-  };
-}
 
 type Catalog = Pick<BusinessContent, "technicians" | "services" | "service_areas">;
 
@@ -50,7 +38,7 @@ export function createReviewPublisher(business: Catalog) {
   const matcher = buildMatcher(business as BusinessContent);
   const names = nameWords(business);
   const lookups = catalogLookups(business);
-  const utc = rememberedUtc();
+  const utc = boundedMemo(toUtc, UTC_MEMO_MAX);
   const order = (kind: keyof typeof lookups, ids: Set<string>) =>
     business[kind].map((e) => e.id).filter((id) => ids.has(id));
 

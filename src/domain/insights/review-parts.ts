@@ -6,6 +6,7 @@ import sentimentLexicon from "../analysis/lexicon/sentiment.json" with { type: "
 import stopwordList from "../analysis/lexicon/stopwords.json" with { type: "json" };
 import { nameWords } from "../analysis/mentions.ts";
 import { tokenize } from "../analysis/tokenize.ts";
+import { boundedMemo } from "../bounded-memo.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 
 export interface ReviewInsightParts {
@@ -66,26 +67,10 @@ function candidates(text: string, usable: (w: string) => boolean): Set<string> {
 
 export function createInsightParts(business: Pick<Business, "technicians" | "service_areas">): InsightPartsOf {
   const exclude = nameWords(business);
-  const memo = new Map<string, boolean>();
-  const usable = (w: string): boolean => {
-    let u = memo.get(w);
-    if (u === undefined) {
-      u = usableWord(w, exclude);
-      if (memo.size < USABLE_MEMO_MAX) memo.set(w, u);
-    }
-    return u;
-  };
+  const usable = boundedMemo((w: string) => usableWord(w, exclude), USABLE_MEMO_MAX);
   return (r) => {
     // A clause that names several aspects is the quote of each: its cues are found once.
-    const quotes: string[] = [];
-    const found: ReturnType<typeof aspectCues>[] = [];
-    const cuesOf = (quote: string) => {
-      const k = quotes.indexOf(quote);
-      if (k >= 0) return found[k];
-      quotes.push(quote);
-      found.push(aspectCues(quote));
-      return found[found.length - 1];
-    };
+    const cuesOf = boundedMemo(aspectCues, r.aspects.length);
     return {
       phrases: [...candidates([r.title ?? "", r.text].join("\n"), usable)],
       cues: r.aspects.map((a) => cuesOf(a.quote).flatMap((c) => (c.aspect === a.aspect ? [c.cue] : []))),
