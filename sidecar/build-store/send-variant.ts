@@ -1,7 +1,6 @@
 // 200 with one variant of a build's file as the body: from memory, or streamed from the held descriptor of a
 // file served from disk (the page cache does the caching).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream";
 import { sendBytes } from "../http/headers.ts";
 import type { HeldFile } from "./held-file.ts";
 import type { FileVariant } from "./snapshot.ts";
@@ -21,8 +20,7 @@ export function sendVariant(req: IncomingMessage, res: ServerResponse, type: str
   streamHeldFile(res, variant.file);
 }
 
-/** Streams a held file as the body of a response whose headers are set. */
+/** Sends a held file as the body of a response whose headers are set. */
 export function streamHeldFile(res: ServerResponse, file: HeldFile): void {
-  // A read error after the headers went out can only cut the connection (the length tells the client).
-  pipeline(file.stream(), res, () => undefined);
+  file.sendTo(res);
 }
