@@ -191,6 +191,16 @@ describe("OpenAPI", () => {
   });
 });
 
+test("the server bundle that renders pages carries no part of the build's pipeline (analysis, lexicons)", async () => {
+  const files = (await readdir(join(dist, SERVER_BUNDLE_DIR), { recursive: true })).filter((f) => f.endsWith(".mjs"));
+  assert.ok(files.length > 0);
+  for (const file of files) {
+    const code = await read(join(SERVER_BUNDLE_DIR, file));
+    // The analyser's typo corrector and the incremental build's cache: each only the build itself runs.
+    for (const name of ["TypoCorrector", "analyseWithCache"]) assert.ok(!code.includes(name), `${file} has ${name}`);
+  }
+});
+
 test("the manifest lists every file with its sha256", async () => {
   const manifest = BuildManifest.parse(JSON.parse(await read(MANIFEST_FILE)));
   for (const path of ["/reviews.json", "/api/feed.json", "/feed.xml", "/.well-known/openapi.json", "/"]) {
