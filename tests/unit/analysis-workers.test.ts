@@ -27,7 +27,7 @@ test("worker threads publish the same records and insight parts as the main thre
   const { results: actual, lines } = await analyseInWorkers({ business: content.business, items }, 1000);
   assert.equal(actual.length, expected.length);
   // Read back from the workers' lines, each result also carries its record's JSON: exactly JSON.stringify of it.
-  for (const a of actual) assert.equal(a.recordJson, JSON.stringify(a.published.record));
+  for (const a of actual) assert.equal(Buffer.from(a.recordJson ?? []).toString(), JSON.stringify(a.published.record));
   assert.deepEqual(
     actual.map(({ recordJson, ...rest }) => rest),
     expected,
@@ -60,7 +60,7 @@ test("a cache line cut short or in another layout is skipped; the record's JSON 
     ["k1", "k3"],
   );
   assert.deepEqual(parsed[0][1].published, value.published);
-  assert.equal(parsed[0][1].recordJson, JSON.stringify(value.published.record));
+  assert.equal(Buffer.from(parsed[0][1].recordJson ?? []).toString(), JSON.stringify(value.published.record));
   // A key as reviewKey makes it (64 hex digits) is read without JSON.parse; any other is parsed as JSON.
   const keys = [`${"a".repeat(63)}0`, `${"b".repeat(62)}"\\`, "\u00e9".repeat(64), "A".repeat(64), ""];
   const back = Array.from(parseCacheLines(keys.map((k) => cacheLine(k, value)).join("")), ([key]) => key);
@@ -83,7 +83,7 @@ test("cache lines read from the file's bytes keep text outside ASCII; a line cut
   );
   assert.deepEqual(parsed[0][1].published, value.published);
   assert.deepEqual(parsed[0][1].parts, value.parts);
-  assert.equal(parsed[0][1].recordJson, JSON.stringify(value.published.record));
+  assert.equal(Buffer.from(parsed[0][1].recordJson ?? []).toString(), JSON.stringify(value.published.record));
   // Read from a byte offset, as the cache reads past its first line.
   const from = line.length + cut.length + 1;
   assert.deepEqual(

@@ -80,8 +80,8 @@ export interface CachedAnalysis {
   publish: PublishReview;
   /** Each published record's parts of the insights, for buildInsights. */
   partsOf: InsightPartsOf;
-  /** JSON.stringify of a published record when it is known already (read back from the cache), for reviews.json. */
-  jsonOf: (record: ReviewRecord) => string | undefined;
+  /** JSON.stringify of a published record as UTF-8, when it is known already (read back from the cache), for reviews.json. */
+  jsonOf: (record: ReviewRecord) => Uint8Array | undefined;
   analysed: number;
   cached: number;
 }

@@ -8,7 +8,7 @@ import type { Analysed } from "./analyse-in-workers.ts";
 
 export const cacheLine = (key: string, value: Analysed): string => {
   const { record, ...rest } = value.published;
-  const recordJson = value.recordJson ?? JSON.stringify(record);
+  const recordJson = value.recordJson ? Buffer.from(value.recordJson).toString("utf8") : JSON.stringify(record);
   return `${JSON.stringify(key)}\t${recordJson}\t${JSON.stringify([rest, value.parts])}\n`;
 };
 
@@ -44,8 +44,8 @@ export function* parseCacheLines(lines: Buffer | string, from = 0): Generator<[s
     if (end > start && tab1 !== -1 && tab2 !== -1 && tab2 < end) {
       try {
         const key = plainKey(bytes, start, tab1) ?? (JSON.parse(bytes.toString("utf8", start, tab1)) as string);
-        const recordJson = bytes.toString("utf8", tab1 + 1, tab2);
-        const record = JSON.parse(recordJson) as Analysed["published"]["record"];
+        const record = JSON.parse(bytes.toString("utf8", tab1 + 1, tab2)) as Analysed["published"]["record"];
+        const recordJson = bytes.subarray(tab1 + 1, tab2);
         const [rest, parts] = JSON.parse(bytes.toString("utf8", tab2 + 1, end)) as [
           Omit<Analysed["published"], "record">,
           Analysed["parts"],

@@ -32,8 +32,8 @@ export interface DatasetJson {
  */
 export function serialiseDataset(
   dataset: ReviewsDataset,
-  /** A review's JSON.stringify when the caller has it already (the build's analysis cache). */
-  jsonOf: (review: ReviewsDataset["reviews"][number]) => string | undefined = () => undefined,
+  /** A review's JSON.stringify as UTF-8 when the caller has it already (the build's analysis cache). */
+  jsonOf: (review: ReviewsDataset["reviews"][number]) => Uint8Array | undefined = () => undefined,
 ): DatasetJson {
   // What headOf and the closing "]}" spell: JSON.stringify would write other members too.
   if (Object.keys(dataset).join() !== "business,aggregate_rating,reviews") throw new Error("unexpected dataset shape");
@@ -43,7 +43,8 @@ export function serialiseDataset(
   let at = Buffer.byteLength(head);
   for (let rank = 0; rank < parts.length; rank++) {
     reviewOffsets[rank] = at;
-    at += Buffer.byteLength(parts[rank]) + 1;
+    const part = parts[rank];
+    at += (typeof part === "string" ? Buffer.byteLength(part) : part.length) + 1;
   }
   reviewOffsets[parts.length] = at;
   // Each string written once into bytes of the exact size: no joined string of the whole file to make, flatten
@@ -55,7 +56,9 @@ export function serialiseDataset(
   for (let rank = 0; rank < parts.length; rank++) {
     const from = reviewOffsets[rank];
     const to = reviewOffsets[rank + 1] - 1;
-    bytes.write(parts[rank], from, to - from === parts[rank].length ? "latin1" : "utf8");
+    const part = parts[rank];
+    if (typeof part !== "string") bytes.set(part, from);
+    else bytes.write(part, from, to - from === part.length ? "latin1" : "utf8");
     if (rank < parts.length - 1) bytes[to] = 0x2c; // ","
   }
   bytes.write("]}", end, "latin1");
