@@ -51,6 +51,12 @@ const unknown = only?.filter((s) => !SECTIONS.includes(s)) ?? [];
 if (unknown.length) throw new Error(`--only: no section ${unknown.join(", ")} (sections: ${SECTIONS.join(", ")})`);
 const wanted = (section: string) => only === undefined || only.includes(section);
 const givenDist = argValue("dist");
+// The reload measurement deploys another build of the same size over the given one: DIR-next (a build of the same
+// content with one review changed, as the build section leaves next to each dist). Said before anything runs.
+if (givenDist && wanted("process") && !existsSync(`${givenDist}-next`))
+  throw new Error(
+    `--dist=${givenDist} with the process section needs ${givenDist}-next too: another build of the same content (e.g. with one review changed), deployed over it to measure a reload`,
+  );
 const SIZES = quick ? [1000, 10000] : [1000, 10000, 100000];
 const RUNS = quick ? 1 : 3;
 const DURATION = quick ? 2 : 5;
