@@ -116,7 +116,9 @@ test("serialiseDataset writes JSON.stringify's bytes and each review's offset, w
 test("serialiseDataset: no review, one review, and reviews whose JSON the caller gives", () => {
   for (const some of [[], reviews.slice(0, 1), reviews]) {
     const small = { ...dataset, reviews: some };
-    const made = serialiseDataset(small, (r) => (some.indexOf(r) % 2 === 0 ? Buffer.from(JSON.stringify(r)) : undefined));
+    const made = serialiseDataset(small, (r) =>
+      some.indexOf(r) % 2 === 0 ? Buffer.from(JSON.stringify(r)) : undefined,
+    );
     assert.ok(Buffer.from(made.json).equals(Buffer.from(JSON.stringify(small))), `${some.length} reviews`);
     assert.equal(made.json.byteLength, made.json.buffer.byteLength, "the bytes fill their buffer");
     assert.equal(made.reviewOffsets.length, some.length + 1);
