@@ -1,3 +1,4 @@
+/// <reference types="astro/client" />
 declare namespace App {
   interface Locals {
     /** Given by the sidecar to pages rendered on demand: the data of the build it currently serves. */
