@@ -2,7 +2,6 @@
 // file served from disk (the page cache does the caching).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendBytes } from "../http/headers.ts";
-import type { HeldFile } from "./held-file.ts";
 import type { FileVariant } from "./snapshot.ts";
 
 export function sendVariant(req: IncomingMessage, res: ServerResponse, type: string, variant: FileVariant): void {
@@ -17,10 +16,5 @@ export function sendVariant(req: IncomingMessage, res: ServerResponse, type: str
     res.end();
     return;
   }
-  streamHeldFile(res, variant.file);
-}
-
-/** Sends a held file as the body of a response whose headers are set. */
-export function streamHeldFile(res: ServerResponse, file: HeldFile): void {
-  file.sendTo(res);
+  variant.file.sendTo(res);
 }

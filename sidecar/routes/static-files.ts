@@ -8,7 +8,7 @@ import { strongEtag } from "../../src/domain/hash.ts";
 import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
 import { IMMUTABLE_PREFIX, staticFileHeaders } from "../../src/domain/static-headers.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import { sendVariant, streamHeldFile } from "../build-store/send-variant.ts";
+import { sendVariant } from "../build-store/send-variant.ts";
 import type { FileVariant, ServedFile, Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
 import { type ClientAddress, logRequest } from "../http/cross-cutting.ts";
@@ -111,7 +111,7 @@ export function staticAnswers() {
         length: variant.size,
         body: () => variant.read(),
         // A large file is streamed from its held descriptor, as the general path does (sendVariant).
-        stream: held && ((res) => streamHeldFile(res, held)),
+        stream: held && ((res) => held.sendTo(res)),
       });
       prepared.set(variant, answer);
     }

@@ -26,7 +26,7 @@ export interface Analysed {
    * JSON.stringify(published.record) as UTF-8, when the record was read back from it (cache-line.ts): a view of the
    * bytes read, not a string, so that 100,000 of them are not copied through the young generation into the old.
    */
-  recordJson?: Uint8Array;
+  recordJson?: Buffer;
 }
 
 /** Analyses one review: what the cache keeps for it. */

@@ -8,7 +8,7 @@ import type { Analysed } from "./analyse-in-workers.ts";
 
 export const cacheLine = (key: string, value: Analysed): string => {
   const { record, ...rest } = value.published;
-  const recordJson = value.recordJson ? Buffer.from(value.recordJson).toString("utf8") : JSON.stringify(record);
+  const recordJson = value.recordJson ? value.recordJson.toString("utf8") : JSON.stringify(record);
   return `${JSON.stringify(key)}\t${recordJson}\t${JSON.stringify([rest, value.parts])}\n`;
 };
 

@@ -47,8 +47,8 @@ export function serialiseDataset(
     at += (typeof part === "string" ? Buffer.byteLength(part) : part.length) + 1;
   }
   reviewOffsets[parts.length] = at;
-  // Each string written once into bytes of the exact size: no joined string of the whole file to make, flatten
-  // and encode. A review whose byte length is its length is ASCII: copied as Latin-1, which is the same bytes
+  // Each string (or the caller's bytes) written once into bytes of the exact size: no joined string of the whole
+  // file to make, flatten and encode. A review whose byte length is its length is ASCII: copied as Latin-1, which is the same bytes
   // and a tenth of the UTF-8 encoder's time (measured at 100,000 reviews: 0.85 s -> 0.25 s for the whole file).
   const end = at - (parts.length > 0 ? 1 : 0);
   const bytes = Buffer.allocUnsafeSlow(end + 2);
