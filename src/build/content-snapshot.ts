@@ -14,16 +14,15 @@
 // snapshot over. A line that does not parse is a miss; a snapshot that cannot be read is ignored with a warning.
 // Deleting the file is always safe.
 import { readFileSync, statSync } from "node:fs";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../domain/hash.ts";
 import type { ReviewContent } from "../domain/schemas/content.ts";
 import type { ReviewFile } from "../domain/validate-content.ts";
 import { codeHash, packageVersion } from "./code-hash.ts";
-import { rewriteLineFile } from "./line-file.ts";
+import { LINE_FILES, readLineFile, rewriteLineFile } from "./line-file.ts";
 import { runWorker } from "./run-worker.ts";
 
-const SNAPSHOT_FILE = "content-snapshot.ndjson";
 /** The layout of a line; part of the fingerprint. */
 const SNAPSHOT_FORMAT = 2;
 /** What a file's validated content is computed by. */
@@ -48,7 +47,7 @@ async function load(path: string, fingerprint: string): Promise<Loaded> {
   const entries = new Map<string, Line>();
   let bytes: Buffer;
   try {
-    bytes = await readFile(path); // decoded line by line, as the analysis cache (cache-line.ts says why)
+    bytes = await readLineFile(path); // decoded line by line, as the analysis cache (cache-line.ts says why)
   } catch {
     return { entries, lines: -1 }; // none yet
   }
@@ -152,7 +151,7 @@ export async function readReviewFiles(
   paths: readonly string[],
   cacheDir: string | undefined,
 ): Promise<SnapshotRead> {
-  const file = cacheDir === undefined ? undefined : join(cacheDir, SNAPSHOT_FILE);
+  const file = cacheDir === undefined ? undefined : join(cacheDir, LINE_FILES.snapshot);
   const takenAt = Date.now(); // before any file is looked at
   const stats = file ? statFiles(contentDir, paths) : undefined;
   stats?.catch(() => undefined); // awaited below, after the snapshot is read

@@ -5,7 +5,7 @@
 // the source of the analysis, contact-details and publishing code, the versions of libphonenumber-js and zod,
 // Node's Unicode tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
 import { ANALYSIS_VERSION } from "../../domain/analysis/version.ts";
@@ -17,16 +17,15 @@ import type { ReviewRecord } from "../../domain/schemas/published.ts";
 import type { ValidContent } from "../../domain/validate-content.ts";
 import { codeHash, packageVersion } from "../code-hash.ts";
 import { reviewKey } from "../content-snapshot.ts";
-import { rewriteLineFile } from "../line-file.ts";
+import { LINE_FILES, readLineFile, rewriteLineFile } from "../line-file.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
 import { cacheLine, parseCacheLines } from "./cache-line.ts";
 
-/**
- * One line each: the first is JSON of {fingerprint}, each other a review's (cache-line.ts). New results are
- * appended, so a rebuild after one change writes one line; the file is rewritten when the fingerprint changed or when more
- * than half of its lines are stale. A line that does not parse (an interrupted append) is only a miss.
- */
-const CACHE_FILE = "analysis.ndjson";
+// The cache's file (LINE_FILES.analysis) has one line each: the first is JSON of {fingerprint}, each other a
+// review's (cache-line.ts). New results are appended, so a rebuild after one change writes one line; the file is
+// rewritten when the fingerprint changed or when more than half of its lines are stale. A line that does not
+// parse (an interrupted append) is only a miss.
+
 /** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
 const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
 /** The layout of a line; part of the fingerprint. */
@@ -39,7 +38,7 @@ async function readCache(
   const entries = new Map<string, Analysed>();
   let bytes: Buffer;
   try {
-    bytes = await readFile(path); // decoded line by line (cache-line.ts)
+    bytes = await readLineFile(path); // decoded line by line (cache-line.ts)
   } catch {
     return { entries, lines: -1 }; // none yet: written whole
   }
@@ -112,7 +111,7 @@ export async function analyseWithCache(
       piiPolicy,
     ]),
   );
-  const path = cacheDir === undefined ? undefined : join(cacheDir, CACHE_FILE);
+  const path = cacheDir === undefined ? undefined : join(cacheDir, LINE_FILES.analysis);
   const old = path ? await readCache(path, fingerprint) : { entries: new Map<string, Analysed>(), lines: -1 };
 
   const missing = keys.flatMap((key, i) => (old.entries.has(key) ? [] : [i]));
