@@ -169,13 +169,13 @@ async function buildBench(): Promise<Map<number, string>> {
   report.push(
     "## Build time (seconds, median)",
     "",
-    "Baseline: `bench/baseline-build.ts` reads the same files and writes reviews.json and feed.json with plain JSON.stringify. Ratio = our build without the insights phase / baseline. Astro bundles while the reviews are analysed: astro = what the build waited for Astro once the data was ready, astro_total = Astro's whole run.",
+    "Baseline: `bench/baseline-build.ts` reads the same files and writes reviews.json and feed.json with plain JSON.stringify. Ratio = our build without the insights phase / baseline. Our times count from the process start (`--timings`' total: Node's start and loading the build's code included; before 2026-11-23 they started after the code had loaded, about 1 s later at 100,000 reviews); the baseline's from its first line. Astro bundles while the reviews are analysed: astro = what the build waited for Astro once the data was ready, astro_total = Astro's whole run.",
     "",
     table(["reviews", "build", "build without insights", "insights alone", "baseline", "ratio", "phases (s)"], rows),
     "",
     "## Rebuild after one changed review (incremental cache warm from the full build)",
     "",
-    "path: data-only = the Astro bundle kept by the full build was reused (Astro not run); full = Astro bundled.",
+    "Counted from the process start, as the builds above. path: data-only = the Astro bundle kept by the full build was reused (Astro not run); full = Astro bundled.",
     "",
     table(
       ["reviews", "rebuild s", "reviews analysed", "from the cache", "path", "full build / rebuild", "phases (s)"],
