@@ -7,7 +7,7 @@ import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
 import { createFastPath } from "./http/fast-path.ts";
-import { toOriginForm } from "./http/request-target.ts";
+import { badTarget, toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
 import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createPagesRouter, htmlNotFound } from "./routes/pages.ts";
@@ -63,7 +63,7 @@ export function createApp({
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(urlLimit, requestLog(logger), cors);
+  app.use(urlLimit, requestLog(logger), cors, badTarget);
   app.use(staticMethodGuard(store));
 
   const search = reviewsSearch(store);

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { type RequestHandler, Router } from "express";
 import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
-import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
+import { HUB_FORM_MAX_BYTES, MAX_HEADER_BYTES, MCP_MAX_BODY_BYTES } from "../src/domain/limits.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
@@ -13,6 +13,7 @@ import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
+import { continueWithin } from "./http/body-limit.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
@@ -109,6 +110,8 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   const handle = limitConnections(server, metrics.instrument(app), logger);
+  // The routes that read a body: POST /mcp and the hub.
+  continueWithin(server, Math.max(MCP_MAX_BODY_BYTES, HUB_FORM_MAX_BYTES));
   server.on("request", (req, res) => {
     // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
     // a connection to an instance that stays instead of reusing one this instance is about to close.

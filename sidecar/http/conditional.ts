@@ -13,6 +13,51 @@ export function etagMatches(header: string, etag: string): boolean {
   return header.split(",").some((t) => opaque(t) === want);
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const MONTH = `(${MONTHS.join("|")})`;
+const TIME = "(\\d\\d):(\\d\\d):(\\d\\d)";
+/** RFC 9110 section 5.6.7: IMF-fixdate, then the two obsolete forms a recipient must also accept. */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d\\d) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d\\d)-${MONTH}-(\\d\\d) ${TIME} GMT$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+/**
+ * An HTTP-date (RFC 9110 section 5.6.7) as milliseconds since the epoch; NaN for anything else, which a
+ * conditional request then ignores (section 13.1.3). Date.parse is not used: it makes a date of loose text
+ * ("x 2030"), and a client would get a 304 it never asked for.
+ */
+export function parseHttpDate(text: string): number {
+  let day: string;
+  let month: string;
+  let year: number;
+  let time: string[];
+  const imf = IMF_FIXDATE.exec(text);
+  const rfc850 = imf ? null : RFC850_DATE.exec(text);
+  const asctime = imf || rfc850 ? null : ASCTIME_DATE.exec(text);
+  if (imf) {
+    [day, month, year, time] = [imf[1], imf[2], Number(imf[3]), imf.slice(4, 7)];
+  } else if (rfc850) {
+    // A two-digit year more than 50 years ahead is the most recent past year with those digits.
+    const now = new Date().getUTCFullYear();
+    year = Math.floor(now / 100) * 100 + Number(rfc850[3]);
+    if (year > now + 50) year -= 100;
+    [day, month, time] = [rfc850[1], rfc850[2], rfc850.slice(4, 7)];
+  } else if (asctime) {
+    [month, day, time, year] = [asctime[1], asctime[2].trim(), asctime.slice(3, 6), Number(asctime[6])];
+  } else {
+    return Number.NaN;
+  }
+  const [hh, mm, ss] = time.map(Number);
+  const d = Number(day);
+  const mon = MONTHS.indexOf(month);
+  // 60 is a leap second (RFC 9110's time-of-day allows it); a day the month does not have is no date.
+  if (hh > 23 || mm > 59 || ss > 60 || d < 1) return Number.NaN;
+  const date = new Date(Date.UTC(2000, 0, 1, hh, mm, Math.min(ss, 59)));
+  date.setUTCFullYear(year, mon, d); // not Date.UTC's years 0-99, which it takes for 1900-1999
+  return date.getUTCDate() === d ? date.getTime() : Number.NaN;
+}
+
 /**
  * True when the client's copy is current and a 304 is due. `lastModifiedMs`: the resource's Last-Modified as
  * Date.parse gives it (NaN when it has none), computed once by callers that answer the same resource often.
@@ -22,7 +67,7 @@ export function notModified(headers: IncomingHttpHeaders, etag: string, lastModi
   if (inm !== undefined) return etagMatches(inm, etag);
   const ims = headers["if-modified-since"];
   if (ims === undefined || Number.isNaN(lastModifiedMs)) return false;
-  const since = Date.parse(ims);
+  const since = parseHttpDate(ims);
   if (Number.isNaN(since)) return false;
   return lastModifiedMs <= since;
 }

@@ -51,6 +51,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json({ issues: err.issues });
       return;
     }
+    // Express could not decode a path parameter (`/api/reviews/since/%`): a bad parameter, answered as one.
+    if (err instanceof URIError && status === 400) {
+      const message = `the path ${JSON.stringify(req.path)} holds a malformed percent-escape`;
+      res.status(400).json({ issues: [{ path: ["(path)"], code: "invalid_encoding", message }] });
+      return;
+    }
     if (status >= 500 || status < 400) {
       logger.error(
         { event: "http.unhandled", method: req.method, path: req.path, err: (err as Error)?.stack ?? String(err) },

@@ -2,6 +2,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
+import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Hub } from "./hub.ts";
 import { callbackHostKey } from "./hub-request.ts";
 
@@ -75,7 +76,21 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
       .send((err as Error).message);
   };
   const form = express.urlencoded({ extended: false, limit: HUB_FORM_MAX_BYTES, parameterLimit: HUB_FORM_MAX_FIELDS });
-  router.post("/api/websub/hub", perClient, formOnly, form, noteCallbackHost, perCallbackHost, accept, bodyErrors);
+  const declaredTooLarge = refuseDeclaredOver(
+    HUB_FORM_MAX_BYTES,
+    text(413, `The form exceeds ${HUB_FORM_MAX_BYTES} bytes (W3C WebSub; this hub's limit).`),
+  );
+  router.post(
+    "/api/websub/hub",
+    perClient,
+    formOnly,
+    declaredTooLarge,
+    form,
+    noteCallbackHost,
+    perCallbackHost,
+    accept,
+    bodyErrors,
+  );
   router.all("/api/websub/hub", (req, res, next) => {
     res.setHeader("Allow", "POST");
     text(405, "Use POST with a form-encoded body (W3C WebSub).")(req, res, next);

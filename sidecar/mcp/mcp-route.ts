@@ -10,6 +10,7 @@ import type { Config } from "../../src/config.ts";
 import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
+import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Logger } from "../logger.ts";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpDiscoveryRouter } from "./discovery-route.ts";
@@ -70,6 +71,9 @@ function hostGuard(baseUrl: string): RequestHandler {
     rpcError(res, 403, -32600, `Host ${host || "(none)"} is not allowed; use ${base.host}`);
   };
 }
+
+const tooLarge: RequestHandler = (_req, res) =>
+  rpcError(res, 413, -32600, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
 
 const jsonContentType: RequestHandler = (req, res, next) => {
   if (req.is("application/json")) return next();
@@ -151,10 +155,9 @@ export function createMcpRouter(opts: McpOptions): {
     prepared.keep(req, await legacy.handle(req, res, body));
   };
 
-  const parseErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const parseErrors: ErrorRequestHandler = (err, req, res, next) => {
     const e = err as { type?: string; status?: number };
-    if (e.type === "entity.too.large")
-      return rpcError(res, 413, -32600, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
+    if (e.type === "entity.too.large") return tooLarge(req, res, next);
     if (e.type === "entity.parse.failed") return rpcError(res, 400, -32700, "Parse error: the body is not valid JSON");
     if (e.status && e.status >= 400 && e.status < 500) return rpcError(res, e.status, -32600, (err as Error).message);
     next(err);
@@ -168,7 +171,14 @@ export function createMcpRouter(opts: McpOptions): {
       Allow: "POST, DELETE",
     }),
   );
-  router.post(MCP_PATH, jsonContentType, jsonBody(MCP_MAX_BODY_BYTES), handlePost, parseErrors);
+  router.post(
+    MCP_PATH,
+    jsonContentType,
+    refuseDeclaredOver(MCP_MAX_BODY_BYTES, tooLarge),
+    jsonBody(MCP_MAX_BODY_BYTES),
+    handlePost,
+    parseErrors,
+  );
   router.delete(MCP_PATH, endSession(sessions, clientOf));
   router.all(MCP_PATH, (_req, res) =>
     rpcError(res, 405, -32000, "Use POST (or DELETE to end a session)", null, { Allow: "POST, DELETE" }),

@@ -46,7 +46,8 @@ export function staticResources(baseUrl: string) {
 export function readResource(snapshot: Snapshot, baseUrl: string, uri: string) {
   const review = /^reviews:\/\/review\/(.+)$/.exec(uri);
   if (review) {
-    const id = decodeURIComponent(review[1]);
+    const id = decodedOrUndefined(review[1]);
+    if (id === undefined) throw new ResourceNotFoundError(uri, `The review id in ${uri} is not valid percent-encoding`);
     const r = snapshot.index.byId.get(id);
     if (!r) throw new ResourceNotFoundError(uri, `No published review has the id ${id}`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(r) }] };
@@ -55,4 +56,13 @@ export function readResource(snapshot: Snapshot, baseUrl: string, uri: string) {
   const file = known && snapshot.files.get(known.path);
   if (!known || !file) throw new ResourceNotFoundError(uri, `Unknown resource ${uri}; resources/list names them`);
   return { contents: [{ uri, mimeType: known.mimeType, text: file.identity.read().toString("utf8") }] };
+}
+
+/** decodeURIComponent, or undefined for a malformed escape (a client's mistake, not the server's). */
+function decodedOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }

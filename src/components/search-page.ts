@@ -48,7 +48,8 @@ export type SearchPage =
  * keeps refusing empty values). Anything else is validated exactly as the API does, repeated parameters included.
  */
 export function runSearchPage(data: PageData, url: URL): SearchPage {
-  const raw: Record<string, string | string[]> = {};
+  // No prototype: a parameter named __proto__ is a key (an unknown parameter), as in the API.
+  const raw: Record<string, string | string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) {
     if (v.trim() === "") continue;
     const seen = raw[k];

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { test } from "node:test";
-import { etagMatches, isNotModified } from "../../sidecar/http/conditional.ts";
+import { etagMatches, isNotModified, parseHttpDate } from "../../sidecar/http/conditional.ts";
 import { acceptedEncodings } from "../../sidecar/http/encoding.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import {
@@ -45,6 +45,29 @@ test("If-Modified-Since: a date at or after Last-Modified; unreadable dates are 
   assert.ok(!isNotModified(req({ "if-modified-since": "Tue, 31 Dec 2024 00:00:00 GMT" }), '"a"', LM));
   assert.ok(!isNotModified(req({ "if-modified-since": "not a date" }), '"a"', LM));
   assert.ok(!isNotModified(req({ "if-modified-since": LM }), '"a"', undefined));
+  assert.ok(!isNotModified(req({ "if-modified-since": "x 2099" }), '"a"', LM), "Date.parse would read 2099");
+});
+
+test("HTTP-date: IMF-fixdate and the two obsolete forms, nothing else (RFC 9110 5.6.7)", () => {
+  const ms = Date.UTC(1994, 10, 6, 8, 49, 37);
+  assert.equal(parseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT"), ms);
+  assert.equal(parseHttpDate("Sunday, 06-Nov-94 08:49:37 GMT"), ms);
+  assert.equal(parseHttpDate("Sun Nov  6 08:49:37 1994"), ms);
+  assert.equal(parseHttpDate("Wed, 31 Dec 2025 23:59:60 GMT"), Date.UTC(2025, 11, 31, 23, 59, 59), "a leap second");
+  assert.equal(parseHttpDate("Mon, 06 Nov 0050 08:49:37 GMT"), new Date("0050-11-06T08:49:37Z").getTime());
+  for (const bad of [
+    "garbage 2099",
+    "2030",
+    "x 2030",
+    "2026-11-23T00:00:00Z",
+    "Sun, 31 Feb 1994 08:49:37 GMT",
+    "Sun, 06 Nov 1994 24:00:00 GMT",
+    "sun, 06 Nov 1994 08:49:37 GMT",
+    "Sun, 06 Nov 1994 08:49:37 UTC",
+    "Sun, 6 Nov 1994 08:49:37 GMT",
+    " Sun, 06 Nov 1994 08:49:37 GMT",
+  ])
+    assert.ok(Number.isNaN(parseHttpDate(bad)), bad);
 });
 
 test("cursors round-trip, are bound to their filters, and refuse anything else", () => {
