@@ -17,9 +17,14 @@ import { indexReviews, writeFileAtomic } from "../src/import/review-files.ts";
 const WRITE_BATCH = 64;
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
   let args: ImportArgs;
   try {
-    args = parseCommandLine(process.argv.slice(2));
+    args = parseCommandLine(argv);
   } catch (e) {
     // parseArgs throws its own TypeError for an unknown option; both get the usage.
     console.error(e instanceof Error && e.message ? `${e.message}\n${USAGE}` : USAGE);

@@ -18,7 +18,7 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../domain/hash.ts";
 import type { ReviewContent } from "../domain/schemas/content.ts";
-import type { ReviewFile } from "../domain/validate-content.ts";
+import { decodeContentFile, type ReviewFile } from "../domain/validate-content.ts";
 import { codeHash, packageVersion } from "./code-hash.ts";
 import { LINE_FILES, readLineFile, rewriteLineFile } from "./line-file.ts";
 import { runWorker } from "./run-worker.ts";
@@ -188,13 +188,14 @@ export async function readReviewFiles(
       clean.set(path, line[8]);
       continue;
     }
-    const text = readFileSync(join(contentDir, path), "utf8");
+    const decoded = decodeContentFile(path, readFileSync(join(contentDir, path)));
+    const { text } = decoded;
     const key = reviewKey(idOf(path), text);
     keys.set(path, key);
-    if (line && line[6] === key) {
+    if (line && line[6] === key && decoded.unreadable === undefined) {
       files.push({ path, content: line[7] });
       clean.set(path, line[8]);
-    } else files.push({ path, text });
+    } else files.push(decoded);
     fresh.push({ path, stat: [size, mtime, ctime, ino], key, cleanUnder: clean.get(path) });
   }
   return {

@@ -18,7 +18,7 @@ import { type ReviewFile, validateContent } from "../domain/validate-content.ts"
 import { analyseWithCache } from "./analysis/analysis-cache.ts";
 import { codeHash, packageVersion } from "./code-hash.ts";
 import type { SnapshotRead } from "./content-snapshot.ts";
-import { misplacedWarning, type RawContent, readContentForBuild } from "./read-content.ts";
+import { linkWarning, misplacedWarning, type RawContent, readContentForBuild } from "./read-content.ts";
 
 export interface SiteData {
   baseUrl: string;
@@ -146,6 +146,7 @@ export async function completeSite(
   const warnings = [
     ...snapshot.warnings,
     ...raw.misplaced.map(misplacedWarning),
+    ...raw.links.map(linkWarning),
     ...(policy === "off" ? [] : describeFindings(guarded.findings)),
   ];
   const { dataset } = published;

@@ -8,6 +8,28 @@ export interface RawFile {
   /** Path relative to CONTENT_DIR, with forward slashes. */
   path: string;
   text: string;
+  /** Why the file's bytes are no text at all (decodeContentFile); reported as the file's problem. */
+  unreadable?: string;
+}
+
+/** Strict UTF-8: a byte sequence that is not UTF-8 throws (rather than becoming U+FFFD); a leading BOM is dropped. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A content file's bytes as text. Bytes that are not UTF-8 (a file saved as Latin-1 or Windows-1252, say) are
+ * refused by name: decoded leniently they would be published with U+FFFD in place of each accented letter. A UTF-8
+ * byte order mark, which some editors write, is dropped.
+ */
+export function decodeContentFile(path: string, bytes: Uint8Array): RawFile {
+  try {
+    return { path, text: UTF8.decode(bytes) };
+  } catch {
+    return {
+      path,
+      text: "",
+      unreadable: "not UTF-8 text: save the file as UTF-8 (Latin-1 and Windows-1252 are not read)",
+    };
+  }
 }
 
 /**
@@ -30,12 +52,84 @@ const SINGULAR = { technicians: "technician", services: "service", service_areas
 export const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
+  if (file.unreadable !== undefined) {
+    problems.push({ file: file.path, field: "", reason: file.unreadable });
+    return undefined;
+  }
+  let value: unknown;
   try {
-    return JSON.parse(file.text);
+    value = JSON.parse(file.text);
   } catch (e) {
     problems.push({ file: file.path, field: "", reason: `not valid JSON (${(e as Error).message})` });
     return undefined;
   }
+  // Only an escape (\ud83d) can put half of a surrogate pair into UTF-8 text: look for one before walking.
+  const field = LONE_SURROGATE_ESCAPE.test(file.text) ? illFormedField(value) : undefined;
+  if (field === undefined) return value;
+  problems.push({
+    file: file.path,
+    field,
+    reason:
+      "holds half of a UTF-16 surrogate pair (an escape such as \\ud83d without its partner): write the character itself, or both halves",
+  });
+  return undefined;
+}
+
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The path of the first string (or key) in `value` that is not well-formed UTF-16, or undefined. No recursion: a
+ * file may nest deeper than the stack.
+ */
+function illFormedField(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, ""]];
+  const join = (path: string, key: string | number) => (path === "" ? String(key) : `${path}.${key}`);
+  while (stack.length > 0) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === "string") {
+      if (!v.isWellFormed()) return path || "(the whole file)";
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (!k.isWellFormed()) return join(path, k);
+        stack.push([x, join(path, k)]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Two entries of one catalog of business.json with the same id, or a name or alias (compared as reviews' tags are)
+ * that would name two of them: a review's tag could only be credited to one, silently.
+ */
+function catalogClashes(business: BusinessContent, file: string): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  for (const kind of ["technicians", "services", "service_areas"] as const) {
+    const owner = new Map<string, number>(); // id, name or alias as compared -> entry
+    for (const [i, e] of business[kind].entries()) {
+      const names: [string, string][] = [
+        ["id", e.id],
+        ["name", e.name],
+        ...(e.aliases ?? []).map((a, k): [string, string] => [`aliases.${k}`, a]),
+      ];
+      for (const [field, key] of names) {
+        const norm = key.normalize("NFKC").toLowerCase();
+        const other = owner.get(norm);
+        if (other === undefined) owner.set(norm, i);
+        else if (other !== i) {
+          problems.push({
+            file,
+            field: `${kind}.${i}.${field}`,
+            reason: `"${key}" also names ${kind}.${other} (id ${business[kind][other].id}): a review's tag could mean either`,
+          });
+          break; // one problem per entry
+        }
+      }
+    }
+  }
+  return problems;
 }
 
 function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
@@ -97,6 +191,7 @@ export function validateContent(
   const businessJson = parseJson(businessFile, problems);
   const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
   if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error));
+  if (business?.success) problems.push(...catalogClashes(business.data, businessFile.path));
   const lookups = business?.success ? catalogLookups(business.data) : undefined;
 
   const reviews: ValidContent["reviews"] = [];

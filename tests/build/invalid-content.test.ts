@@ -1,12 +1,16 @@
 // One fixture per kind of invalid file: the build fails naming the file, the field and the reason,
 // and leaves the previous output untouched.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
 
 const good = { rating: 5, date: "2025-03-04", text: "Great job.", author: "Ann B.", verified: true };
+const sampleBusiness = JSON.parse(readFileSync(new URL("../../content/business.json", import.meta.url), "utf8"));
+const [tech0, tech1] = sampleBusiness.technicians as { id: string; name: string; aliases?: string[] }[];
+const [service0, service1] = sampleBusiness.services as { id: string; name: string; aliases?: string[] }[];
 const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 
 const cases: { name: string; files: Record<string, unknown>; expect: RegExp[] }[] = [
@@ -56,6 +60,53 @@ const cases: { name: string; files: Record<string, unknown>; expect: RegExp[] }[
     expect: [
       /reviews\/x\/early\.json: response\.date: the owner response \(2025-03-01\) is dated before the review \(2025-03-04\)/,
     ],
+  },
+  {
+    name: "a file that is not UTF-8 (Latin-1)",
+    files: {
+      "reviews/x/latin1.json": Buffer.from(
+        '{"rating":5,"date":"2025-01-10","author":"Ren\u00e9e M\u00fcller","verified":true,"text":"Tr\u00e8s bien"}',
+        "latin1",
+      ),
+    },
+    expect: [/reviews\/x\/latin1\.json: \(file\): not UTF-8 text: save the file as UTF-8/],
+  },
+  {
+    name: "half of a surrogate pair, escaped",
+    files: {
+      "reviews/x/lone.json":
+        '{"rating":5,"date":"2025-01-10","author":"Lone S.","verified":true,"text":"Very professional \\ud83d and on time"}',
+    },
+    expect: [/reviews\/x\/lone\.json: text: holds half of a UTF-16 surrogate pair/],
+  },
+  {
+    name: "two technicians with one id",
+    files: {
+      "business.json": {
+        ...sampleBusiness,
+        technicians: [...sampleBusiness.technicians, { ...tech0, name: "Someone Else", aliases: [] }],
+      },
+    },
+    expect: [
+      new RegExp(
+        `business\\.json: technicians\\.${sampleBusiness.technicians.length}\\.id: "${tech0.id}" also names technicians\\.0`,
+      ),
+    ],
+  },
+  {
+    name: "an alias naming two services",
+    files: {
+      "business.json": {
+        ...sampleBusiness,
+        technicians: [tech0, tech1, ...sampleBusiness.technicians.slice(2)],
+        services: [
+          service0,
+          { ...service1, aliases: [...(service1.aliases ?? []), service0.name] },
+          ...sampleBusiness.services.slice(2),
+        ],
+      },
+    },
+    expect: [/business\.json: services\.1\.aliases\.\d+: ".*" also names services\.0/],
   },
   {
     name: "invalid business field",

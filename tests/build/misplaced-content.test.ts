@@ -1,6 +1,6 @@
 // A review file the build would not read is named in a warning, and the build still succeeds.
 import assert from "node:assert/strict";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { contentFixture, runBuild } from "../helpers/build.ts";
@@ -31,5 +31,30 @@ test("JSON outside reviews/ and non-JSON inside it are reported as ignored", asy
   } finally {
     await rm(content, { recursive: true, force: true });
     await rm(dist, { recursive: true, force: true });
+  }
+});
+
+test("a symbolic link is named as ignored; a file with a UTF-8 byte order mark is read", async () => {
+  const review = { rating: 5, date: "2025-03-04", text: "Great job.", author: "Ann B.", verified: true };
+  const content = await contentFixture({
+    "reviews/2024/with-bom.json": `\ufeff${JSON.stringify(review)}`,
+  });
+  const elsewhere = await tempDir("elsewhere");
+  await writeFile(join(elsewhere, "linked.json"), JSON.stringify(review));
+  await symlink(join(elsewhere, "linked.json"), join(content, "reviews/2024/linked.json"));
+  await symlink(elsewhere, join(content, "reviews/linked-folder"));
+  const dist = join(await tempDir("dist"), "dist");
+  try {
+    const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: dist });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /warning: reviews\/2024\/linked\.json was ignored: it is a symbolic link/);
+    assert.match(run.stderr, /warning: reviews\/linked-folder was ignored: it is a symbolic link/);
+    const ids = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews.map((r: { id: string }) => r.id);
+    assert.ok(ids.includes("with-bom"), "the file with a BOM is published");
+    assert.ok(!ids.includes("linked"));
+  } finally {
+    await rm(content, { recursive: true, force: true });
+    await rm(dist, { recursive: true, force: true });
+    await rm(elsewhere, { recursive: true, force: true });
   }
 });

@@ -38,7 +38,8 @@ export async function contentFixture(files: Record<string, unknown> = {}): Promi
   await cp(SAMPLE_CONTENT, dir, { recursive: true });
   for (const [path, value] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), typeof value === "string" ? value : JSON.stringify(value, null, 2));
+    const bytes = typeof value === "string" || value instanceof Uint8Array ? value : JSON.stringify(value, null, 2);
+    await writeFile(join(dir, path), bytes);
   }
   return dir;
 }

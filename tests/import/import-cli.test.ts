@@ -213,3 +213,10 @@ test("usage errors name the problem and print the usage", async () => {
   assert.match(run.stderr, /--map stars=Review Stars: expected field=Column/);
   assert.match(run.stderr, /usage: npm run import -- google FILE/);
 });
+
+test("--help prints the usage on stdout and exits 0", async () => {
+  const run = await runImport("--help");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^usage: npm run import -- google FILE/);
+  assert.equal(run.stderr, "");
+});

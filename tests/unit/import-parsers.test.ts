@@ -50,6 +50,39 @@ test("Google translations: the original text in either order, its language detec
   assert.equal(detectLanguage("ok"), "und");
 });
 
+test("CSV rating: a digit 1-5, also written 5.0; hexadecimal and exponents are problems", () => {
+  const rated = (r: string) => parseCsvExport(`id,date,rating,author,text\nr1,2025-01-01,${r},Ann,Great\n`);
+  for (const ok of ["5", " 4 ", "5.0", "3.00"])
+    assert.equal(rated(ok).reviews[0]?.content.rating, Math.trunc(Number(ok)), ok);
+  for (const bad of ["0x5", "5e0", "4.5", "+5", "05", "6", "0"]) {
+    assert.equal(rated(bad).reviews.length, 0, bad);
+    assert.equal(rated(bad).problems[0]?.field, "rating", bad);
+  }
+});
+
+test("Google: a reply of white space only is no owner response; a real reply is kept", () => {
+  const review = (comment: string) =>
+    JSON.stringify({
+      reviews: [
+        {
+          reviewId: "r1",
+          reviewer: { displayName: "Ann" },
+          starRating: "FIVE",
+          comment: "Great",
+          createTime: "2025-01-02T10:00:00Z",
+          reviewReply: { comment, updateTime: "2025-01-03T10:00:00Z" },
+        },
+      ],
+    });
+  const blank = parseGoogleExport(review("   \n "));
+  assert.deepEqual(blank.problems, []);
+  assert.equal(blank.reviews[0].content.response, undefined);
+  assert.deepEqual(parseGoogleExport(review("Thanks, Ann!")).reviews[0].content.response, {
+    text: "Thanks, Ann!",
+    date: "2025-01-03",
+  });
+});
+
 test("Google pages: an array of pages is read, and a review in two pages keeps its latest version", async () => {
   const { reviews, problems } = parseGoogleExport(await fixture("google-pages.json"));
   assert.deepEqual(problems, []);
@@ -86,6 +119,17 @@ test("CSV: a row without an id gets one from its date and author, the same on ev
   assert.equal(a.id, parseCsvExport(csv.replace("Great", "Great!"), { source: "yelp" }).reviews[0].id);
   assert.match(a.id, /^yelp-[0-9a-f]{16}$/);
   assert.equal(a.content.source, "yelp");
+});
+
+test("CSV: an id too long for a file name is hashed like any unusable id, so the import writes every file or none", () => {
+  const long = "a".repeat(300);
+  const csv = `id,date,rating,author,text\nok-1,2025-01-01,5,Ann,Great\n${long},2025-01-02,4,Bo,Good\n`;
+  const ids = parseCsvExport(csv, { source: "csv" }).reviews.map((r) => r.id);
+  assert.equal(ids[0], "ok-1");
+  assert.match(ids[1], /^csv-[0-9a-f]{16}$/);
+  assert.equal(ids[1], stableId("csv", long), "stable across runs");
+  const hundred = "b".repeat(100);
+  assert.equal(parseCsvExport(csv.replace(long, hundred)).reviews[1].id, hundred, "100 characters are kept");
 });
 
 test("date rules: future dates (beyond a day) and responses before their review are problems", () => {

@@ -322,9 +322,17 @@ function supportingClauses(layer: AspectLayer, review: LayerReview, wanted: read
     const r = rowOf(layer.rows, bucket[j]);
     if (r < 0) continue;
     const clausesOfPart = review.clauses[part[j]];
-    let s = clausesOfPart.length - 1;
-    while (s > 0 && clausesOfPart[s].start > offset[j]) s--;
-    if (s < 0) continue;
+    if (clausesOfPart.length === 0) continue;
+    // The last clause starting at or before the word (the first when none does), by bisection over the starts,
+    // which rise: a scan back from the last clause cost time quadratic in a part of many clauses.
+    let s = 0;
+    for (let lo = 1, hi = clausesOfPart.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (clausesOfPart[mid].start <= offset[j]) {
+        s = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
     const at = (first[part[j]] + s) * wanted.length;
     for (let k = 0; k < wanted.length; k++) support[at + k] += layer.weights[r * ROW + wanted[k].a * C + wanted[k].c];
   }

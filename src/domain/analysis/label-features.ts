@@ -44,7 +44,9 @@ const squash = (x: number) => Math.log1p(Math.max(0, x));
 const sign = (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0);
 
 // "5/5", "10/10", "4.5 / 5", "five stars", "1 star", "zero stars", "A+": a rating written in the text.
-const RATIO = /(\d+(?:\.\d+)?)\s*(?:\/|out of)\s*(5|10)\b/gi;
+// Not from inside a number: each digit of a long run was a start that scanned to the run's end (quadratic: 100,000
+// digits took 7 s). A match found from inside a run is found from its first digit too.
+const RATIO = /(?<!\d)(\d+(?:\.\d+)?)\s*(?:\/|out of)\s*(5|10)\b/gi;
 const STARS = /\b(zero|no|one|two|three|four|five|0|1|2|3|4|5)\s*(?:-\s*)?stars?\b/gi;
 const A_PLUS = /(?:^|\s)a\+/i;
 const STAR_WORDS: Readonly<Record<string, number>> = { zero: 0, no: 0, one: 1, two: 2, three: 3, four: 4, five: 5 };

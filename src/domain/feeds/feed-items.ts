@@ -38,8 +38,10 @@ export function itemTitle(r: ReviewRecord): string {
   return r.title ? `${stars}: ${r.title}` : `${stars} from ${r.author}`;
 }
 
+/** Paragraphs at blank lines, line breaks within them; CRLF and CR line ends count as LF. */
 function paragraphs(text: string): string {
   return text
+    .replace(/\r\n?/g, "\n")
     .split(/\n{2,}/)
     .map((p) => p.trim())
     .filter(Boolean)

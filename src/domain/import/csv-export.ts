@@ -2,7 +2,6 @@
 // another platform's or a spreadsheet's columns (field -> column). Parsing is csv-parse's (quotes, BOM, CRLF).
 import { parse } from "csv-parse/sync";
 import type { ReviewContent } from "../schemas/content.ts";
-import { REVIEW_ID } from "../validate-content.ts";
 import {
   type ImportedField,
   type ImportedReview,
@@ -10,6 +9,7 @@ import {
   parseDateOrDateTime,
   type RowProblem,
   stableId,
+  usableAsId,
 } from "./imported-review.ts";
 
 export const CSV_FIELDS = [
@@ -122,8 +122,8 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
     const content: Partial<ReviewContent> = { source };
     const rating = cell("rating");
     if (rating !== undefined) {
-      const n = Number(rating.trim());
-      if (Number.isInteger(n) && n >= 1 && n <= 5) content.rating = n;
+      // A digit, as some exports write it ("5", "5.0"); Number() alone would also take "0x5" and "5e0".
+      if (/^[1-5](?:\.0+)?$/.test(rating.trim())) content.rating = Number(rating.trim());
       else fail("rating", `must be a whole number from 1 to 5 (got "${rating}")`);
     } else fail("rating", "missing");
     const dateCell = cell("date");
@@ -173,7 +173,7 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
     // Without an id the date and author stand for the review (the newline keeps stableId on its hash branch).
     const id = !sourceId
       ? stableId(source, `${dateCell}\n${author}`)
-      : REVIEW_ID.test(sourceId)
+      : usableAsId(sourceId)
         ? sourceId
         : stableId(source, sourceId);
     const other = seen.get(id);

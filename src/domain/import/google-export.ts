@@ -36,7 +36,9 @@ function toImported(r: GoogleReview, where: string): ImportedReview {
   const updated = r.updateTime ? parseDateOrDateTime(r.updateTime) : undefined;
   const comment = originalText(r.comment ?? "");
   const name = r.reviewer?.displayName?.trim();
-  const reply = r.reviewReply && originalText(r.reviewReply.comment).text;
+  // A reply of white space only is no reply (it would be published as an empty owner response).
+  const replyText = r.reviewReply && originalText(r.reviewReply.comment).text;
+  const reply = replyText?.trim() ? replyText : undefined;
   const replyDate =
     r.reviewReply && parseDateOrDateTime(r.reviewReply.updateTime ?? r.updateTime ?? r.createTime)?.date;
   const owned: ImportedField[] = ["rating", "date", "updated", "text", "author", "source", "response"];
