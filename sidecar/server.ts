@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "../src/config.ts";
 import { HUB_FORM_MAX_BYTES, MAX_HEADER_BYTES, MCP_MAX_BODY_BYTES } from "../src/domain/limits.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
+import { SERVICE_PATHS } from "../src/domain/pages/site-paths.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
@@ -110,8 +111,12 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   const handle = limitConnections(server, metrics.instrument(app), logger);
-  // The routes that read a body: POST /mcp and the hub.
-  continueWithin(server, Math.max(MCP_MAX_BODY_BYTES, HUB_FORM_MAX_BYTES));
+  // The routes that read a body: POST /mcp and the hub; any other path, the larger of their limits.
+  const bodyLimits = new Map<string, number>([
+    [MCP_PATH, MCP_MAX_BODY_BYTES],
+    [SERVICE_PATHS.hub, HUB_FORM_MAX_BYTES],
+  ]);
+  continueWithin(server, (path) => bodyLimits.get(path) ?? Math.max(MCP_MAX_BODY_BYTES, HUB_FORM_MAX_BYTES));
   server.on("request", (req, res) => {
     // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
     // a connection to an instance that stays instead of reusing one this instance is about to close.

@@ -47,7 +47,7 @@ export async function pgRevocationStore(
   pollTimer.unref();
   sweepTimer.unref();
   return {
-    isRevoked: (id, until) => local.isRevoked(id, until),
+    isRevoked: (id) => local.isRevoked(id),
     async revoke(id, until) {
       await local.revoke(id, until);
       await pool.query(

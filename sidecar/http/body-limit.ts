@@ -1,7 +1,8 @@
 // A body whose Content-Length already exceeds a route's limit is refused from its headers. body-parser would
-// read the whole declared body first (and then discard it), so a client that declared more than it sent waited
-// for the socket's timeout, and one that asked `Expect: 100-continue` was invited to upload it all. The
-// connection is closed after the answer: the body left unread would otherwise have to be read off it.
+// first read the whole declared body, so a client that declared more than it sent waited for the request timeout,
+// and one that asked `Expect: 100-continue` was invited to upload it all. The 413 goes out at once; a body the
+// client sends anyway is read off and dropped by Node before the connection's next request (closing instead
+// would reset the connection under a client still sending, which could then miss the 413).
 import type { IncomingMessage, Server } from "node:http";
 import type { RequestHandler } from "express";
 
@@ -11,21 +12,20 @@ export const declaredOver = (req: IncomingMessage, limit: number): boolean =>
 
 /** Answers with `refuse` (a 413 in the route's own format) when the declared body is over `limit`. */
 export function refuseDeclaredOver(limit: number, refuse: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    if (!declaredOver(req, limit)) return next();
-    res.setHeader("Connection", "close");
-    refuse(req, res, next);
-  };
+  return (req, res, next) => (declaredOver(req, limit) ? refuse(req, res, next) : next());
 }
 
 /**
- * `Expect: 100-continue`: 100 Continue only for a body no route refuses for its size (`largest`: the largest
- * limit of any route); otherwise the request goes on without it, and its route answers 413 from the headers.
+ * `Expect: 100-continue`: 100 Continue only for a body within the limit of the path it is sent to (`limitOf`).
+ * Otherwise the request goes on without it, its route answers 413 from the headers, and the connection is closed
+ * after the answer: a client that waits for 100 Continue sends no body, so none could be read off.
  */
-export function continueWithin(server: Server, largest: number): void {
+export function continueWithin(server: Server, limitOf: (path: string) => number): void {
   server.on("checkContinue", (req, res) => {
-    if (!declaredOver(req, largest)) res.writeContinue();
-    else res.setHeader("Connection", "close");
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    if (!declaredOver(req, limitOf(q === -1 ? url : url.slice(0, q)))) res.writeContinue();
+    else res.shouldKeepAlive = false;
     server.emit("request", req, res);
   });
 }

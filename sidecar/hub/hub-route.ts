@@ -2,6 +2,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
+import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
 import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Hub } from "./hub.ts";
 import { callbackHostKey } from "./hub-request.ts";
@@ -81,7 +82,7 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     text(413, `The form exceeds ${HUB_FORM_MAX_BYTES} bytes (W3C WebSub; this hub's limit).`),
   );
   router.post(
-    "/api/websub/hub",
+    SERVICE_PATHS.hub,
     perClient,
     formOnly,
     declaredTooLarge,
@@ -91,7 +92,7 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     accept,
     bodyErrors,
   );
-  router.all("/api/websub/hub", (req, res, next) => {
+  router.all(SERVICE_PATHS.hub, (req, res, next) => {
     res.setHeader("Allow", "POST");
     text(405, "Use POST with a form-encoded body (W3C WebSub).")(req, res, next);
   });

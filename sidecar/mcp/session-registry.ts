@@ -71,11 +71,7 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
       const entry = live.get(id);
       if (entry) {
         // The revocation store answers from memory, so an id ended on another instance is refused here too.
-        if (
-          expired(entry, now) ||
-          now - entry.issuedAt > MCP_SESSION_MAX_AGE_MS ||
-          (await revocations.isRevoked(id, entry.issuedAt + MCP_SESSION_MAX_AGE_MS))
-        ) {
+        if (expired(entry, now) || now - entry.issuedAt > MCP_SESSION_MAX_AGE_MS || (await revocations.isRevoked(id))) {
           await end(id, entry.issuedAt);
           return { ok: false };
         }
@@ -84,7 +80,7 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
       }
       const claims = tokens.verify(id);
       if (!claims || now - claims.issuedAt > MCP_SESSION_MAX_AGE_MS) return { ok: false };
-      if (await revocations.isRevoked(id, claims.issuedAt + MCP_SESSION_MAX_AGE_MS)) return { ok: false };
+      if (await revocations.isRevoked(id)) return { ok: false };
       // Adopted ids count like our own while there is room; beyond it they are served without bookkeeping.
       if (live.size < limits.maxSessions && (perClient.get(client) ?? 0) < limits.maxPerClient)
         track(id, { client, version: claims.version, issuedAt: claims.issuedAt, lastSeen: now, initialized: true });

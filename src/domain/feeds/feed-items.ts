@@ -1,5 +1,5 @@
 // What both feeds say about one review: a title, an HTML rendering and links. Feeds never carry generated text.
-import { reviewPath } from "../pages/site-paths.ts";
+import { reviewPath, SERVICE_PATHS } from "../pages/site-paths.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 import { escapeHtml } from "./escape.ts";
 
@@ -12,7 +12,7 @@ export const feedUrls = (baseUrl: string) => ({
   atom: `${baseUrl}${DATA_PATHS.atom}`,
   json: `${baseUrl}${DATA_PATHS.json}`,
   dataset: `${baseUrl}${DATA_PATHS.dataset}`,
-  hub: `${baseUrl}/api/websub/hub`,
+  hub: `${baseUrl}${SERVICE_PATHS.hub}`,
   home: `${baseUrl}/`,
 });
 

@@ -46,19 +46,17 @@ export interface ParsedExport {
   problems: RowProblem[];
 }
 
-/**
- * The longest review id an import writes as it is (a file name of 105 bytes with ".json"; file systems allow 255):
- * a longer one is hashed.
- */
-export const MAX_IMPORTED_ID_LENGTH = 100;
+/** The longest id a review file's name can hold: file systems allow 255 bytes, ".json" included (ids are ASCII). */
+const MAX_ID_IN_FILE_NAME = 255 - ".json".length;
 
-/** Whether an id from an export can be a review file's name as it is. */
-export const usableAsId = (id: string): boolean => REVIEW_ID.test(id) && id.length <= MAX_IMPORTED_ID_LENGTH;
+/** Whether an id from an export can be a review file's name as it is (`max`: a shorter cap of the caller's). */
+export const usableAsId = (id: string, max = MAX_ID_IN_FILE_NAME): boolean =>
+  REVIEW_ID.test(id) && id.length <= Math.min(max, MAX_ID_IN_FILE_NAME);
 
 /** A review id that is stable across exports: the platform's own id if it is a valid file name, else a hash of it. */
 export function stableId(prefix: string, sourceId: string): string {
   const candidate = `${prefix}-${sourceId}`;
-  return usableAsId(candidate) ? candidate : `${prefix}-${sha256Hex(sourceId).slice(0, 16)}`;
+  return usableAsId(candidate, 100) ? candidate : `${prefix}-${sha256Hex(sourceId).slice(0, 16)}`;
 }
 
 // RFC 3339 / ISO 8601 date-time; a space instead of T and a missing offset (read as UTC) are accepted,

@@ -36,6 +36,7 @@ export const SERVICE_PATHS = {
   insights: "/insights.json",
   openapi: "/.well-known/openapi.json",
   mcp: "/mcp",
+  hub: "/api/websub/hub",
   searchApi: "/api/reviews/search",
   sinceApi: "/api/reviews/since/{date}",
 } as const;
