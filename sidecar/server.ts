@@ -4,17 +4,16 @@ import { pathToFileURL } from "node:url";
 import { type RequestHandler, Router } from "express";
 import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
-import { HUB_FORM_MAX_BYTES, MAX_HEADER_BYTES, MCP_MAX_BODY_BYTES } from "../src/domain/limits.ts";
+import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
-import { SERVICE_PATHS } from "../src/domain/pages/site-paths.ts";
 import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
-import { continueWithin } from "./http/body-limit.ts";
+import { continueWithinLimits } from "./http/body-limit.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
@@ -111,12 +110,7 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   const handle = limitConnections(server, metrics.instrument(app), logger);
-  // The routes that read a body: POST /mcp and the hub; any other path, the larger of their limits.
-  const bodyLimits = new Map<string, number>([
-    [MCP_PATH, MCP_MAX_BODY_BYTES],
-    [SERVICE_PATHS.hub, HUB_FORM_MAX_BYTES],
-  ]);
-  continueWithin(server, (path) => bodyLimits.get(path) ?? Math.max(MCP_MAX_BODY_BYTES, HUB_FORM_MAX_BYTES));
+  continueWithinLimits(server);
   server.on("request", (req, res) => {
     // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
     // a connection to an instance that stays instead of reusing one this instance is about to close.

@@ -5,6 +5,16 @@
 // would reset the connection under a client still sending, which could then miss the 413).
 import type { IncomingMessage, Server } from "node:http";
 import type { RequestHandler } from "express";
+import { HUB_FORM_MAX_BYTES, MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
+import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
+
+/** The paths that read a body, and their limits (their routes refuse a larger body with refuseDeclaredOver). */
+const BODY_LIMITS = new Map<string, number>([
+  [SERVICE_PATHS.mcp, MCP_MAX_BODY_BYTES],
+  [SERVICE_PATHS.hub, HUB_FORM_MAX_BYTES],
+]);
+/** For any other path (no route of it reads a body), the largest of them. */
+const LARGEST_BODY = Math.max(...BODY_LIMITS.values());
 
 /** Whether the request's Content-Length is over `limit` bytes. */
 export const declaredOver = (req: IncomingMessage, limit: number): boolean =>
@@ -16,15 +26,16 @@ export function refuseDeclaredOver(limit: number, refuse: RequestHandler): Reque
 }
 
 /**
- * `Expect: 100-continue`: 100 Continue only for a body within the limit of the path it is sent to (`limitOf`).
+ * `Expect: 100-continue`: 100 Continue only for a body within the limit of the path it is sent to (BODY_LIMITS).
  * Otherwise the request goes on without it, its route answers 413 from the headers, and the connection is closed
  * after the answer: a client that waits for 100 Continue sends no body, so none could be read off.
  */
-export function continueWithin(server: Server, limitOf: (path: string) => number): void {
+export function continueWithinLimits(server: Server): void {
   server.on("checkContinue", (req, res) => {
     const url = req.url ?? "";
     const q = url.indexOf("?");
-    if (!declaredOver(req, limitOf(q === -1 ? url : url.slice(0, q)))) res.writeContinue();
+    const limit = BODY_LIMITS.get(q === -1 ? url : url.slice(0, q)) ?? LARGEST_BODY;
+    if (!declaredOver(req, limit)) res.writeContinue();
     else res.shouldKeepAlive = false;
     server.emit("request", req, res);
   });

@@ -28,34 +28,37 @@ const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`
  * ("x 2030"), and a client would get a 304 it never asked for.
  */
 export function parseHttpDate(text: string): number {
-  let day: string;
-  let month: string;
-  let year: number;
-  let time: string[];
+  const parts = httpDateParts(text);
+  if (parts === undefined) return Number.NaN;
+  const { day, month, year, time } = parts;
+  const [hh, mm, ss] = time.map(Number);
+  // 60 is a leap second (RFC 9110's time-of-day allows it); a day the month does not have is no date.
+  if (hh > 23 || mm > 59 || ss > 60 || day < 1) return Number.NaN;
+  const date = new Date(Date.UTC(2000, 0, 1, hh, mm, Math.min(ss, 59)));
+  date.setUTCFullYear(year, MONTHS.indexOf(month), day); // not Date.UTC's years 0-99, which it takes for 1900-1999
+  return date.getUTCDate() === day ? date.getTime() : Number.NaN;
+}
+
+/** The fields of whichever of the three forms `text` is written in. */
+function httpDateParts(text: string): { day: number; month: string; year: number; time: string[] } | undefined {
   const imf = IMF_FIXDATE.exec(text);
-  const rfc850 = imf ? null : RFC850_DATE.exec(text);
-  const asctime = imf || rfc850 ? null : ASCTIME_DATE.exec(text);
-  if (imf) {
-    [day, month, year, time] = [imf[1], imf[2], Number(imf[3]), imf.slice(4, 7)];
-  } else if (rfc850) {
+  if (imf) return { day: Number(imf[1]), month: imf[2], year: Number(imf[3]), time: imf.slice(4, 7) };
+  const rfc850 = RFC850_DATE.exec(text);
+  if (rfc850) {
     // A two-digit year more than 50 years ahead is the most recent past year with those digits.
     const now = new Date().getUTCFullYear();
-    year = Math.floor(now / 100) * 100 + Number(rfc850[3]);
-    if (year > now + 50) year -= 100;
-    [day, month, time] = [rfc850[1], rfc850[2], rfc850.slice(4, 7)];
-  } else if (asctime) {
-    [month, day, time, year] = [asctime[1], asctime[2].trim(), asctime.slice(3, 6), Number(asctime[6])];
-  } else {
-    return Number.NaN;
+    const year = Math.floor(now / 100) * 100 + Number(rfc850[3]);
+    return {
+      day: Number(rfc850[1]),
+      month: rfc850[2],
+      year: year > now + 50 ? year - 100 : year,
+      time: rfc850.slice(4, 7),
+    };
   }
-  const [hh, mm, ss] = time.map(Number);
-  const d = Number(day);
-  const mon = MONTHS.indexOf(month);
-  // 60 is a leap second (RFC 9110's time-of-day allows it); a day the month does not have is no date.
-  if (hh > 23 || mm > 59 || ss > 60 || d < 1) return Number.NaN;
-  const date = new Date(Date.UTC(2000, 0, 1, hh, mm, Math.min(ss, 59)));
-  date.setUTCFullYear(year, mon, d); // not Date.UTC's years 0-99, which it takes for 1900-1999
-  return date.getUTCDate() === d ? date.getTime() : Number.NaN;
+  const asctime = ASCTIME_DATE.exec(text);
+  if (asctime)
+    return { day: Number(asctime[2]), month: asctime[1], year: Number(asctime[6]), time: asctime.slice(3, 6) };
+  return undefined;
 }
 
 /**

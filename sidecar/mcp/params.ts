@@ -6,7 +6,7 @@
 // cannot disagree.
 import { ClientCapabilitiesSchema, ImplementationSchema, RequestMetaSchema } from "@modelcontextprotocol/core";
 import * as z from "zod";
-import { isObject, type RpcMessage, type RpcProblem } from "./json-rpc.ts";
+import { isObject, type RpcId, type RpcMessage, type RpcProblem } from "./json-rpc.ts";
 
 const meta = { _meta: z.record(z.string(), z.unknown()).optional() };
 /** What the SDK's transport asks of every 2025 request's params before a handler runs. */
@@ -29,9 +29,7 @@ const PARAMS: Record<string, z.ZodType> = {
   "prompts/get": z.looseObject({ ...meta, name: z.string(), arguments: z.record(z.string(), z.string()).optional() }),
 };
 
-/**
- * The usual tools/call params, recognised without zod (the schema above stays the word on anything else).
- */
+/** The usual tools/call params, recognised without zod (the schema above stays the word on anything else). */
 export const plainToolsCall = (p: Record<string, unknown>) =>
   typeof p.name === "string" &&
   (p.arguments === undefined || isObject(p.arguments)) &&
@@ -50,7 +48,7 @@ export function paramsProblem(message: RpcMessage, era: "modern" | "legacy" = "l
   const problem = (issues: z.core.$ZodIssue[]): RpcProblem => ({
     code: -32602,
     message: `Invalid params for ${message.method}: ${issues.map(describe).join("; ")}`,
-    id: message.id ?? null,
+    id: message.id as RpcId,
   });
   const params = message.params ?? {};
   // 2026-07-28's handler answers a bad _meta itself (400, -32600).

@@ -36,12 +36,6 @@ function sinceBody(snapshot: Snapshot, date: string, ranks = sinceRanks(snapshot
   return reviewListBody(snapshot, { since: date, count: ranks.length }, ranks);
 }
 
-const unknownQueryDate = {
-  path: ["date"],
-  code: "unknown_parameter",
-  message: "unknown parameter date (the date is part of the path: /api/reviews/since/{date})",
-};
-
 /** GET /api/reviews/since/{date} (Express) and its answers for the fast path. */
 export function reviewsSinceRoute(store: BuildStore): { handler: RequestHandler; fast: PreparedRoute } {
   const validators = new PerBuildCache<Validators>(VALIDATOR_ENTRIES, () => 1);
@@ -49,10 +43,7 @@ export function reviewsSinceRoute(store: BuildStore): { handler: RequestHandler;
   const prepared = new PerBuildCache<PreparedAnswer>(PREPARED_ENTRIES, () => 1);
 
   const handler: RequestHandler = (req, res) => {
-    const query = req.query as Record<string, unknown>;
-    // The date is the path's: a query parameter of that name is as unknown as any other.
-    if (Object.hasOwn(query, "date")) throw new ValidationError([unknownQueryDate]);
-    const params = parseQuery(SinceParams, { ...query, date: req.params.date });
+    const params = parseQuery(SinceParams, req.query as Record<string, unknown>, { date: req.params.date as string });
     if (!params.ok) throw new ValidationError(params.issues);
     const snapshot = store.current();
     const { date } = params.value;

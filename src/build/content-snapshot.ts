@@ -189,8 +189,7 @@ export async function readReviewFiles(
       continue;
     }
     const decoded = decodeContentFile(path, readFileSync(join(contentDir, path)));
-    const { text } = decoded;
-    const key = reviewKey(idOf(path), text);
+    const key = reviewKey(idOf(path), decoded.text);
     keys.set(path, key);
     if (line && line[6] === key && decoded.unreadable === undefined) {
       files.push({ path, content: line[7] });

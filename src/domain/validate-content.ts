@@ -49,6 +49,17 @@ export interface ValidContent {
 }
 
 const SINGULAR = { technicians: "technician", services: "service", service_areas: "service area" } as const;
+const CATALOGS = Object.keys(SINGULAR) as (keyof typeof SINGULAR)[];
+
+type CatalogEntry = { id: string; name: string; aliases?: string[] };
+/** What a review's tag may name an entry by (its id, name and aliases), each with its field. */
+const entryNames = (e: CatalogEntry): [field: string, name: string][] => [
+  ["id", e.id],
+  ["name", e.name],
+  ...(e.aliases ?? []).map((a, k): [string, string] => [`aliases.${k}`, a]),
+];
+/** A tag or an entry's name as they are compared. */
+const tagKey = (name: string) => name.normalize("NFKC").toLowerCase();
 export const REVIEW_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 function parseJson(file: RawFile, problems: ContentProblem[]): unknown {
@@ -106,16 +117,11 @@ function illFormedField(value: unknown): string | undefined {
  */
 function catalogClashes(business: BusinessContent, file: string): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  for (const kind of ["technicians", "services", "service_areas"] as const) {
-    const owner = new Map<string, number>(); // id, name or alias as compared -> entry
+  for (const kind of CATALOGS) {
+    const owner = new Map<string, number>(); // tagKey of an id, name or alias -> entry
     for (const [i, e] of business[kind].entries()) {
-      const names: [string, string][] = [
-        ["id", e.id],
-        ["name", e.name],
-        ...(e.aliases ?? []).map((a, k): [string, string] => [`aliases.${k}`, a]),
-      ];
-      for (const [field, key] of names) {
-        const norm = key.normalize("NFKC").toLowerCase();
+      for (const [field, key] of entryNames(e)) {
+        const norm = tagKey(key);
         const other = owner.get(norm);
         if (other === undefined) owner.set(norm, i);
         else if (other !== i) {
@@ -142,12 +148,10 @@ function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
 }
 
 /** Resolves a catalog reference (id, name or alias, any case) to an id. */
-export function catalogLookup(entries: readonly { id: string; name: string; aliases?: string[] }[]) {
+export function catalogLookup(entries: readonly CatalogEntry[]) {
   const map = new Map<string, string>();
-  for (const e of entries) {
-    for (const key of [e.id, e.name, ...(e.aliases ?? [])]) map.set(key.normalize("NFKC").toLowerCase(), e.id);
-  }
-  return (ref: string) => map.get(ref.normalize("NFKC").toLowerCase());
+  for (const e of entries) for (const [, key] of entryNames(e)) map.set(tagKey(key), e.id);
+  return (ref: string) => map.get(tagKey(ref));
 }
 
 export interface ValidateOptions {
@@ -172,7 +176,7 @@ export function catalogProblems(
   lookups: CatalogLookups,
 ): { field: string; reason: string }[] {
   const problems: { field: string; reason: string }[] = [];
-  for (const kind of ["technicians", "services", "service_areas"] as const) {
+  for (const kind of CATALOGS) {
     for (const [i, ref] of (review[kind] ?? []).entries()) {
       if (!lookups[kind](ref)) {
         problems.push({ field: `${kind}.${i}`, reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)` });

@@ -1,13 +1,13 @@
 // Inputs a black-box fuzz of the running sidecar found mishandled (2026-11-23): each gets a clear, immediate
 // 4xx of the documented shape.
 import assert from "node:assert/strict";
-import { connect } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import { HUB_FORM_MAX_BYTES, MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { buildSample } from "../helpers/build.ts";
 import { JSON_HEADERS, legacySession, rpc } from "../helpers/mcp-http.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
+import { rawExchange } from "../helpers/raw-http.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
 
 let sidecar: RunningSidecar;
@@ -22,34 +22,8 @@ before(async () => {
 });
 after(() => sidecar.close());
 
-/**
- * Writes `head` (and no more) on a new connection; resolves with what the server sent until it closed the
- * connection, or until 1.5 s passed without more bytes after some came. The body a request declares is never sent.
- */
-function headOnly(head: string): Promise<{ received: string; closedByServer: boolean }> {
-  const { port } = new URL(sidecar.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), "127.0.0.1");
-    let received = "";
-    let quiet: NodeJS.Timeout | undefined;
-    const done = (closedByServer: boolean) => {
-      clearTimeout(guard);
-      clearTimeout(quiet);
-      socket.destroy();
-      resolve({ received, closedByServer });
-    };
-    // Without an answer from the headers alone the server would wait for the body: then nothing was received.
-    const guard = setTimeout(() => done(false), 8000);
-    socket.on("data", (d) => {
-      received += d.toString("latin1");
-      clearTimeout(quiet);
-      quiet = setTimeout(() => done(false), 1500);
-    });
-    socket.on("end", () => done(true));
-    socket.on("error", reject);
-    socket.write(head);
-  });
-}
+/** Writes `head` and no more: the body a request declares is never sent. */
+const headOnly = (head: string) => rawExchange(Number(new URL(sidecar.url).port), head, { read: true, quietMs: 3000 });
 
 const post = (path: string, type: string, length: number, extra = "") =>
   `POST ${path} HTTP/1.1\r\nHost: ${new URL(sidecar.url).host}\r\nContent-Type: ${type}\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n${extra}\r\n{}`;

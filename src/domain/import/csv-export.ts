@@ -123,7 +123,8 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
     const rating = cell("rating");
     if (rating !== undefined) {
       // A digit, as some exports write it ("5", "5.0"); Number() alone would also take "0x5" and "5e0".
-      if (/^[1-5](?:\.0+)?$/.test(rating.trim())) content.rating = Number(rating.trim());
+      const written = rating.trim();
+      if (/^[1-5](?:\.0+)?$/.test(written)) content.rating = Number(written);
       else fail("rating", `must be a whole number from 1 to 5 (got "${rating}")`);
     } else fail("rating", "missing");
     const dateCell = cell("date");

@@ -50,8 +50,7 @@ export interface ParsedExport {
 const MAX_ID_IN_FILE_NAME = 255 - ".json".length;
 
 /** Whether an id from an export can be a review file's name as it is (`max`: a shorter cap of the caller's). */
-export const usableAsId = (id: string, max = MAX_ID_IN_FILE_NAME): boolean =>
-  REVIEW_ID.test(id) && id.length <= Math.min(max, MAX_ID_IN_FILE_NAME);
+export const usableAsId = (id: string, max = MAX_ID_IN_FILE_NAME): boolean => REVIEW_ID.test(id) && id.length <= max;
 
 /** A review id that is stable across exports: the platform's own id if it is a valid file name, else a hash of it. */
 export function stableId(prefix: string, sourceId: string): string {
