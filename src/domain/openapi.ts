@@ -311,7 +311,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       "/api/reviews/since/{date}": withHead({
         operationId: "reviewsSince",
         summary: "Reviews on or after a date",
-        description: "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending).",
+        description:
+          "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending), streamed: the default answer holds them all, whatever their number. With `limit` (or `cursor`) one page instead, with `total`, `limit` and `next_cursor`; pass `next_cursor` as `cursor` with the same date for the next page. The ETag and Last-Modified come from the build and the date, so a conditional request is answered without reading any review.",
         tags: ["reviews"],
         parameters: [
           {
@@ -320,6 +321,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             required: true,
             schema: z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" }),
           },
+          ...queryParameters(SinceParams.omit({ date: true })),
           ...conditionalParams,
         ],
         responses: {

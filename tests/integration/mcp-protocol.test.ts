@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import type { Request, Response } from "express";
-import { modernLane } from "../../sidecar/mcp/modern-lane.ts";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import { buildSample } from "../helpers/build.ts";
 import { JSON_HEADERS, legacySession, MODERN_META, modern, rpc } from "../helpers/mcp-http.ts";
@@ -209,10 +208,10 @@ test("discovery: the MCP Catalog at its well-known URI leads to the Server Card,
     assert.ok(openapi.paths[path], path);
 });
 
-describe("the shared servers (one per era, many requests at once)", () => {
+describe("MCP over HTTP through the SDK", () => {
   const sentinel = (s: string) => `=?base64?${Buffer.from(s).toString("base64")}?=`;
 
-  test("2026-07-28 tools/call answers exactly as the SDK's own entry does", async () => {
+  test("2026-07-28 tools/call: a plain Mcp-Name and its Base64 form get the same answer", async () => {
     const calls: [string, Record<string, unknown>][] = [
       ["search_reviews", { rating: 5, limit: 3 }],
       ["search_reviews", { query: "great" }],
@@ -229,66 +228,12 @@ describe("the shared servers (one per era, many requests at once)", () => {
         params: { name, arguments: args, _meta: MODERN_META },
       };
       const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call" };
-      // Plain Mcp-Name: the shared server; the same name Base64-encoded: the SDK's createMcpHandler.
       const lane = await rpc(sidecar.url, body, { ...headers, "Mcp-Name": name });
       const sdk = await rpc(sidecar.url, body, { ...headers, "Mcp-Name": sentinel(name) });
       assert.equal(lane.res.status, sdk.res.status, name);
       assert.equal(lane.res.headers.get("content-type"), sdk.res.headers.get("content-type"), name);
       assert.deepEqual(lane.json, sdk.json, `${name} ${JSON.stringify(args)}`);
     }
-  });
-
-  test("the 2026-07-28 lane answers a plain tools/call itself and leaves anything else to the SDK's entry", async () => {
-    const lane = modernLane({ store: sidecar.store, baseUrl: "http://localhost:4321", version: "1" });
-    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_business" };
-    const message = (name: string) => ({
-      jsonrpc: "2.0" as const,
-      id: 3,
-      method: "tools/call",
-      params: { name, arguments: {}, _meta: MODERN_META },
-    });
-    const serve = async (h: Record<string, string>, m = message("get_business")) => {
-      const chunks: Buffer[] = [];
-      const res = {
-        statusCode: 0,
-        headers: {} as Record<string, unknown>,
-        setHeader: (k: string, v: unknown) => (res.headers[k.toLowerCase()] = v),
-        cork: () => {},
-        uncork: () => {},
-        write: (b: Buffer) => chunks.push(b),
-        end: (b: Buffer) => chunks.push(b),
-      };
-      const served =
-        (await lane.serve({ headers: h } as unknown as Request, res as unknown as Response, m)) !== undefined;
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      return {
-        served,
-        statusCode: res.statusCode,
-        type: res.headers["content-type"],
-        length: res.headers["content-length"],
-        body,
-      };
-    };
-    const plain = await serve(headers);
-    assert.equal(plain.served, true);
-    assert.equal(plain.statusCode, 200);
-    assert.equal(plain.type, "application/json");
-    assert.equal(plain.length, plain.body?.length);
-    const json = JSON.parse(String(plain.body));
-    assert.equal(json.id, 3);
-    assert.equal(json.result.structuredContent.business.name, sidecar.store.current().dataset.business.name);
-    for (const h of [
-      { ...headers, "mcp-name": sentinel("get_business") },
-      { ...headers, "mcp-protocol-version": "2025-11-25" },
-      { ...headers, "mcp-method": "tools/list" },
-    ]) {
-      const other = await serve(h);
-      assert.deepEqual([other.served, other.body], [false, undefined], JSON.stringify(h));
-    }
-    // A JSON-RPC error (unknown tool): the SDK's entry answers it, with its own status.
-    const unknown = await serve({ ...headers, "mcp-name": "nope" }, message("nope"));
-    assert.deepEqual([unknown.served, unknown.body], [false, undefined]);
-    await lane.close();
   });
 
   test("request bodies: read as body-parser reads them (BOM, empty), gzip and chunked bodies still served", async () => {

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Issue } from "../schemas/api.ts";
+import type { Issue } from "./schemas/api.ts";
 
 const unknownParameter = (k: string): Issue => ({
   path: [k],

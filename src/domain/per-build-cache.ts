@@ -1,14 +1,13 @@
 // Answers that are a pure function of one build (search matches, since bodies, rendered pages) are kept per
 // build: entries belong to a snapshot (or any object standing for the build) (a new build starts empty; an old build's entries go when it does) and are evicted
 // least recently used first within a budget of cost units (rank entries, bytes).
-import type { Snapshot } from "./snapshot.ts";
 
 export interface KeyedCache<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
 }
 
-export class PerBuildCache<V, B extends object = Snapshot> {
+export class PerBuildCache<V, B extends object = object> {
   private readonly builds = new WeakMap<B, { entries: Map<string, V>; cost: number }>();
 
   private readonly budget: number;

@@ -19,18 +19,3 @@ export function acceptedEncodings(header: string | undefined): Set<Encoding> {
   if (explicit.get("identity") === false || (star === false && !explicit.has("identity"))) accepted.delete("identity");
   return accepted;
 }
-
-/** Distinct Accept-Encoding values remembered; clients send a handful, so more than this means junk: start over. */
-const MEMO_ENTRIES = 256;
-const memo = new Map<string | undefined, ReadonlySet<Encoding>>();
-
-/** acceptedEncodings, memoised by header value (the hot paths negotiate on every request). */
-export function acceptedEncodingsMemo(header: string | undefined): ReadonlySet<Encoding> {
-  let accepted = memo.get(header);
-  if (!accepted) {
-    if (memo.size >= MEMO_ENTRIES) memo.clear();
-    accepted = acceptedEncodings(header);
-    memo.set(header, accepted);
-  }
-  return accepted;
-}
