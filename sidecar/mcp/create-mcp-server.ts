@@ -4,7 +4,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import { MCP_REVISIONS } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
-import { readResource, resourceTemplates, staticResources } from "./resources.ts";
+import { listResources, readResource, resourceTemplates } from "./resources.ts";
 import { callToolResult, toolResult } from "./tool-results.ts";
 import { TOOL_LIST, TOOLS } from "./tools/index.ts";
 
@@ -30,7 +30,6 @@ export function createMcpServer(deps: McpServerDeps): Server {
       supportedProtocolVersions: MCP_REVISIONS,
     },
   );
-  const resources = staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r);
 
   server.setRequestHandler("tools/list", () => ({ tools: TOOL_LIST }));
   server.setRequestHandler("tools/call", (request) => {
@@ -45,7 +44,7 @@ export function createMcpServer(deps: McpServerDeps): Server {
     if ("issues" in result) return failure(result.issues);
     return callToolResult(result);
   });
-  server.setRequestHandler("resources/list", () => ({ resources }));
+  server.setRequestHandler("resources/list", () => ({ resources: listResources(deps.store.current(), deps.baseUrl) }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates }));
   server.setRequestHandler("resources/read", (request) =>
     readResource(deps.store.current(), deps.baseUrl, request.params.uri),

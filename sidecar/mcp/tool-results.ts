@@ -2,6 +2,7 @@
 // repeated call costs a lookup. One entry holds the result's JSON text (the text block) and the same JSON parsed
 // (structuredContent).
 
+import { MCP_ANSWER_MAX_BYTES, MCP_PAGE_REVIEW_BYTES } from "../../src/domain/limits.ts";
 import { parseQuery } from "../../src/domain/parse-query.ts";
 import { PerBuildCache } from "../../src/domain/per-build-cache.ts";
 import type { Issue } from "../../src/domain/schemas/api.ts";
@@ -32,6 +33,8 @@ export function prepare(outcome: Exclude<ToolOutcome<unknown>, { ok: false }>): 
  * budget (a result of 750 KB of JSON: a `get_reviews_since` of months) is computed per call and not kept.
  */
 const MCP_CACHE_BUDGET = 24 << 20;
+/** A result's text block and structuredContent together, with room for the JSON-RPC envelope. */
+const ANSWER_ROOM = MCP_ANSWER_MAX_BYTES - 1024;
 const mcpCache = new PerBuildCache<PreparedResult>(MCP_CACHE_BUDGET, (v) => 4 * v.text.length);
 
 /**
@@ -49,9 +52,15 @@ export function toolResult(
   if (hit) return hit;
   const args = parseQuery(tool.input, raw);
   if (!args.ok) return args;
-  const outcome = tool.run(snapshot, args.value);
-  if (!outcome.ok) return outcome;
-  const prepared = prepare(outcome);
-  cache.set(key, prepared);
-  return prepared;
+  // A page whose reviews are long (quotes escaped in the text block weigh more) is asked again with half the room.
+  for (let reviewBytes = MCP_PAGE_REVIEW_BYTES; ; reviewBytes = Math.floor(reviewBytes / 2)) {
+    const outcome = tool.run(snapshot, args.value, reviewBytes);
+    if (!outcome.ok) return outcome;
+    const prepared = prepare(outcome);
+    const size = Buffer.byteLength(JSON.stringify(prepared.text)) + Buffer.byteLength(prepared.text);
+    if (size <= ANSWER_ROOM || reviewBytes < 1024) {
+      cache.set(key, prepared);
+      return prepared;
+    }
+  }
 }

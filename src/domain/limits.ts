@@ -3,6 +3,14 @@
 export const MAX_URL_BYTES = 2048;
 export const MAX_HEADER_BYTES = 16 * 1024;
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
+/** An MCP tool result, resource read or prompt: at most this many bytes of JSON, sized for a context window. */
+export const MCP_ANSWER_MAX_BYTES = 64 * 1024;
+/**
+ * Reviews' JSON in one page of an MCP tool's answer: the result carries it twice (the text block and
+ * structuredContent), with room left for the envelope. A page holds fewer reviews than its limit when they are
+ * long (next_cursor goes on from there), and always at least one.
+ */
+export const MCP_PAGE_REVIEW_BYTES = 28 * 1024;
 
 /** "16 KiB", "2048 bytes": how a limit is written in descriptions. */
 export function bytesText(n: number): string {

@@ -80,11 +80,13 @@ export interface SincePage {
 
 /**
  * The answer to since `date`: every review on or after it, or with `limit` or `cursor` one page of them (the
- * reviews after the cursor's, `limit` of them, SINCE_PAGE_DEFAULT without one).
+ * reviews after the cursor's, `limit` of them, SINCE_PAGE_DEFAULT without one, fewer when their JSON would pass
+ * `maxBytes`: at least one).
  */
 export function sincePage(
   index: ReviewIndex,
   p: { date: string; limit?: number; cursor?: string },
+  maxBytes = Number.POSITIVE_INFINITY,
 ): { ok: true; page: SincePage } | { ok: false; issues: Issue[] } {
   const { oldest } = index;
   const lo = firstOnOrAfter(index, p.date);
@@ -108,7 +110,12 @@ export function sincePage(
     }
   }
   const limit = p.limit ?? SINCE_PAGE_DEFAULT;
-  const end = Math.min(oldest.length, start + limit);
+  const stop = Math.min(oldest.length, start + limit);
+  let end = start;
+  for (let bytes = 0; end < stop; end++) {
+    bytes += index.reviewLength(oldest[end]);
+    if (end > start && bytes > maxBytes) break;
+  }
   const ranks = oldest.subarray(start, end);
   let next_cursor: string | null = null;
   if (end < oldest.length && end > start) {
