@@ -21,8 +21,8 @@ try {
   process.exit(2);
 }
 const business = await loadEvalBusiness();
-// Earlier engines' figures (eval/baseline.json): the engine before issue 18 in column "before", then each later
-// engine measured since in a column of its own (laterEngines[].column).
+// Earlier engines' figures (eval/baseline.json): the first engine measured in column "before", then each later
+// engine in a column of its own (laterEngines[].column).
 interface Figures {
   engine?: string;
   sets?: Record<string, Summary>;

@@ -1,4 +1,4 @@
-// The learned aspect layer (issue 18): per review and per aspect, a four-way logistic regression (absent /
+// The learned aspect layer: per review and per aspect, a four-way logistic regression (absent /
 // positive / negative / neutral, the absent class's score fixed at 0) decides whether the review speaks of the
 // aspect and with which polarity, trained by npm run eval:aspects -- --write (scripts/eval/aspect-layer.ts) and
 // read from model/aspect-layer.json. Its inputs are shared with the review-label model: the review's hashed

@@ -1,4 +1,4 @@
-// The review-label model (issue 18): a stacked logistic regression, trained by npm run eval:model -- --write
+// The review-label model: a stacked logistic regression, trained by npm run eval:model -- --write
 // (scripts/eval/text-model.ts) and read from model/review-label.json. A text model scores the review's hashed
 // words (text-features.ts); a combiner weighs its log-probabilities with the rules' findings (label-features.ts)
 // into the four review labels. The file holds sorted bucket ids and flat weight arrays; loading builds a

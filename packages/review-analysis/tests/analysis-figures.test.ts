@@ -1,6 +1,6 @@
-// Issue 18, fifth round: one test per class of rule added to the analysis in engine 2.6.0 (each fails without
-// its rule). The sentences are written for these tests, not taken from an evaluation set. Since engine 2.7.0 the
-// published labels come from the model: these tests assert the rules' own result (analyzeByRules).
+// One test per class of rule of the analysis (stated figures, lists of pros and cons, scope, the work, vocabulary
+// by family; each fails without its rule). The sentences are written for these tests, not taken from an evaluation
+// set. The published labels come from the model: these tests assert the rules' own result (analyzeByRules).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { analyzeByRules } from "../src/analyze-text.ts";

@@ -1,4 +1,4 @@
-// Issue 18, sixth round: misspelt technician names and the traps around names (one test per rule, each fails
+// Misspelt technician names and the traps around names (one test per rule, each fails
 // without it), through findMentions on the sample catalog with Frank Russo added as in eval/extra-technicians.json.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

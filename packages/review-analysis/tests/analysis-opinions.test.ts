@@ -1,5 +1,5 @@
-// Issue 18: aspect-level opinions, the failure classes of the last round, the mixed label, spelling and
-// Spanish, mentions with names that are words, and the held-out set's pinned hash.
+// Aspect-level opinions, classes of failure found on held-out writers, the mixed label, spelling and Spanish,
+// mentions with names that are words, and a held-out set's pinned hash.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadSampleBusiness, readEvalFile } from "../scripts/eval/eval-files.ts";
@@ -34,7 +34,7 @@ describe("one sentence, several aspects with their own polarity", () => {
     });
 });
 
-describe("failure classes of the last round", () => {
+describe("classes of failure found on held-out writers", () => {
   const cases: [string, string][] = [
     ["She was a delight.", "positive"],
     ["They never returned my calls.", "negative"],

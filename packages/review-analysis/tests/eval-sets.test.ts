@@ -74,13 +74,13 @@ test("every held-out set is pinned, and its committed file matches its committed
 
 test("a held-out set tuned on since is reported as spent; the newest held-out set is not", () => {
   for (const set of Object.keys(SPENT)) assert.ok(set in HELD_OUT, `${set} was a pinned held-out set`);
-  assert.ok(SPENT["holdout-2"], "holdout-2 was tuned on in issue 18's second round");
-  assert.ok(SPENT["holdout-3"], "holdout-3 was scored in issue 18's second round and its errors printed");
-  assert.ok(SPENT["holdout-4"], "holdout-4 was scored in issue 18's third round and tuned on in its fourth");
-  assert.ok(SPENT["holdout-5"], "holdout-5 was scored in issue 18's fourth round and tuned on in its fifth");
-  assert.ok(SPENT["holdout-6"], "holdout-6 was scored in issue 18's fifth round and is training data in its sixth");
-  assert.ok(SPENT["holdout-7"], "holdout-7 was scored in issue 18's seventh round and is training data in its eighth");
-  assert.ok(SPENT["holdout-8"], "holdout-8 was scored in issue 18's eighth round and is training data in its ninth");
+  assert.ok(SPENT["holdout-2"], "holdout-2 was tuned on");
+  assert.ok(SPENT["holdout-3"], "holdout-3's errors were printed");
+  assert.ok(SPENT["holdout-4"], "holdout-4 was tuned on");
+  assert.ok(SPENT["holdout-5"], "holdout-5 was tuned on");
+  assert.ok(SPENT["holdout-6"], "holdout-6 is training data");
+  assert.ok(SPENT["holdout-7"], "holdout-7 is training data");
+  assert.ok(SPENT["holdout-8"], "holdout-8 is training data");
   assert.equal(SPENT["holdout-9"], undefined, "holdout-9 is the untouched held-out set");
 });
 

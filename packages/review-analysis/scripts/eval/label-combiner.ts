@@ -1,4 +1,4 @@
-// The label-combiner experiment of issue 18's third round: a multinomial logistic regression over the engine's
+// The label-combiner experiment (not in the engine): a multinomial logistic regression over the engine's
 // findings (label-features.ts) in place of the rules' review-label decision, fitted by full-batch gradient
 // descent from zero weights for a fixed number of iterations (the same sets give the same weights anywhere),
 // and scored against the rules by leave-one-set-out cross-validation (npm run eval:combiner).

@@ -21,10 +21,8 @@ export type EvalSet = (typeof EVAL_SETS)[number];
 export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. holdout-2 … holdout-6 were the held-out sets of issue 18's first to fifth rounds (each
- * scored, now development or training data: SPENT), holdout-7 that of its seventh (the sixth was the text-model experiment;
- * SPENT since the eighth), holdout-8 that of its eighth (SPENT since the ninth); holdout-9 is the held-out set of its
- * ninth round.
+ * matches gets no figure. Each was held out in turn; all but the last are spent (SPENT): development or training
+ * data now. holdout-9 is the held-out set.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -42,17 +40,13 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
  * reported as development sets, without the aims (a figure on a set tuned on is not a held-out figure).
  */
 export const SPENT: Partial<Record<EvalSet, string>> = {
-  "holdout-2": "held out in issue 18's first round and scored once there; tuned on in its second round",
-  "holdout-3":
-    "held out in issue 18's second round and scored once there; its confusion matrices were printed, so it is development data now",
-  "holdout-4": "held out in issue 18's third round and scored once there; tuned on in its fourth round",
-  "holdout-5": "held out in issue 18's fourth round and scored once there; tuned on in its fifth round",
-  "holdout-6":
-    "held out in issue 18's fifth round and scored there on summary figures only; training data of the review-label model from its seventh round",
-  "holdout-7":
-    "held out in issue 18's seventh round and scored there on summary figures only; training data of the models from its eighth round",
-  "holdout-8":
-    "held out in issue 18's eighth round and scored there on summary figures only; training data of the models from its ninth round",
+  "holdout-2": "scored once while held out; the rules were tuned on it since",
+  "holdout-3": "scored once while held out; its confusion matrices were printed, so it is development data now",
+  "holdout-4": "scored once while held out; the rules were tuned on it since",
+  "holdout-5": "scored once while held out; the rules were tuned on it since",
+  "holdout-6": "scored once while held out, on summary figures only; training data of the models since",
+  "holdout-7": "scored once while held out, on summary figures only; training data of the models since",
+  "holdout-8": "scored once while held out, on summary figures only; training data of the models since",
 };
 
 /**
