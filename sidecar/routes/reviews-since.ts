@@ -13,12 +13,14 @@ import { reviewListChunks, reviewListHead, reviewListLength } from "../build-sto
 import { answeredNotModified } from "../http/conditional.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API } from "../http/headers.ts";
+import { heavyAnswers } from "../http/heavy-answers.ts";
 
 /** The Express route pattern (also the metrics label). */
 export const SINCE_ROUTE = SERVICE_PATHS.sinceApi.replace("{date}", ":date");
 
 /** GET /api/reviews/since/{date}. */
 export function reviewsSinceRoute(store: BuildStore): RequestHandler {
+  const heavy = heavyAnswers();
   return (req, res) => {
     const params = parseQuery(SinceParams, req.query as Record<string, unknown>, { date: req.params.date as string });
     if (!params.ok) throw new ValidationError(params.issues);
@@ -34,13 +36,23 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
     };
     if (answeredNotModified(req, res, validators)) return;
     const head = reviewListHead(envelope);
-    res.setHeader("Content-Type", JSON_MEDIA_TYPE);
-    res.setHeader("Content-Length", reviewListLength(snapshot.index, head, ranks));
-    res.statusCode = 200;
+    const length = reviewListLength(snapshot.index, head, ranks);
     if (req.method === "HEAD") {
+      res.setHeader("Content-Type", JSON_MEDIA_TYPE);
+      res.setHeader("Content-Length", length);
       res.end();
       return;
     }
+    try {
+      heavy.admit(req.ip ?? "", res, length);
+    } catch (e) {
+      // A refusal carries no validators or caching of the answer it refused.
+      for (const name of ["ETag", "Last-Modified", "Cache-Control"]) res.removeHeader(name);
+      throw e;
+    }
+    res.setHeader("Content-Type", JSON_MEDIA_TYPE);
+    res.setHeader("Content-Length", length);
+    res.statusCode = 200;
     // A client that goes away ends the stream (pipeline destroys the source); nothing else is held for it.
     pipeline(Readable.from(reviewListChunks(snapshot.index, head, ranks), { objectMode: false }), res, () => undefined);
   };

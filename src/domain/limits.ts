@@ -33,3 +33,7 @@ export const HUB_SECRET_LIMIT_BYTES = 200;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** nginx's `keepalive_timeout` for its upstream connections to the sidecars (below KEEP_ALIVE_TIMEOUT_MS). */
 export const PROXY_KEEP_ALIVE_SECONDS = 4;
+
+/** A since answer at least this large is a heavy one: a client may have HEAVY_ANSWERS_PER_CLIENT in flight. */
+export const HEAVY_ANSWER_BYTES = 1024 * 1024;
+export const HEAVY_ANSWERS_PER_CLIENT = 4;

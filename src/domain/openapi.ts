@@ -5,6 +5,8 @@ import "./schemas/insights.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
 import {
   bytesText,
+  HEAVY_ANSWER_BYTES,
+  HEAVY_ANSWERS_PER_CLIENT,
   HUB_FORM_MAX_BYTES,
   HUB_FORM_MAX_FIELDS,
   MAX_HEADER_BYTES,
@@ -333,6 +335,11 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           304: notModified,
           400: issues400,
           414: { $ref: "#/components/responses/UriTooLong" },
+          429: {
+            description: `This client already has ${HEAVY_ANSWERS_PER_CLIENT} answers over ${bytesText(HEAVY_ANSWER_BYTES)} in flight (not pages: those are always answered). Retry-After says when its first one should end at the pace it is read; or page with \`limit\` and \`cursor\`.`,
+            headers: { "Retry-After": { schema: { type: "integer", minimum: 1 } } },
+            content: { "application/json": { schema: ref(idOf(ErrorBody)) } },
+          },
           500: { $ref: "#/components/responses/ServerError" },
         },
       }),

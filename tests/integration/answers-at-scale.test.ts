@@ -29,7 +29,13 @@ before(async () => {
     BASE_URL,
   });
   assert.equal(run.code, 0, run.stderr);
-  sidecar = await startSidecarProcess({ DIST_DIR: dist, BASE_URL, DATA_DIR: join(dir, "data") });
+  // Behind a proxy on loopback: X-Forwarded-For tells the readers apart, as clients behind nginx are.
+  sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    BASE_URL,
+    DATA_DIR: join(dir, "data"),
+    TRUST_PROXY: "loopback",
+  });
   client = new Client({ name: "size-check", version: "1" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${sidecar.url}/mcp`)));
 });
@@ -92,11 +98,11 @@ async function rssKiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
 }
 
-/** A GET that reads `bytesPerTick` bytes every `tickMs` (a reader on a slow link), stopped after `forMs`. */
-function slowRead(url: string, forMs: number): Promise<number> {
+/** A GET that reads 16 KiB every 50 ms (a reader on a slow link), stopped after `forMs`. */
+function slowRead(url: string, forMs: number, client: string): Promise<number> {
   return new Promise((resolve, reject) => {
     let got = 0;
-    const req = get(url, (res) => {
+    const req = get(url, { headers: { "X-Forwarded-For": client } }, (res) => {
       res.pause();
       const tick = setInterval(() => {
         const chunk = res.read(16 * 1024) as Buffer | null;
@@ -120,7 +126,7 @@ test("20 slow readers of since/2000-01-01: the sidecar's memory and a probe's la
   assert.ok(length > 5_000_000, `the whole list is several MB (${length})`);
   await fetch(url).then((r) => r.arrayBuffer()); // warm: the page cache, the code
   const before = await rssKiB(pid);
-  const readers = Array.from({ length: 20 }, () => slowRead(url, 6_000));
+  const readers = Array.from({ length: 20 }, (_, i) => slowRead(url, 6_000, `192.0.2.${i + 1}`));
   let peak = before;
   let slowest = 0;
   const probing = (async () => {
@@ -143,4 +149,25 @@ test("20 slow readers of since/2000-01-01: the sidecar's memory and a probe's la
   // Generous bounds (speed belongs to the bench): the whole answers would be 20 x several MB.
   assert.ok(growthMb < 64, `RSS grew ${growthMb.toFixed(1)} MB with 20 slow readers`);
   assert.ok(slowest < 2_000, `a health probe took ${slowest.toFixed(0)} ms`);
+});
+
+test("one client with more large answers in flight than allowed gets 429 and a Retry-After; pages are not counted", async () => {
+  const url = `${sidecar.url}/api/reviews/since/2000-01-01`;
+  const held = Array.from({ length: 4 }, () => slowRead(url, 3_000, "198.51.100.7"));
+  await sleep(500);
+  const refused = await fetch(url, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(refused.status, 429);
+  const wait = Number(refused.headers.get("retry-after"));
+  assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+  assert.equal(refused.headers.get("etag"), null);
+  await refused.arrayBuffer();
+  const page = await fetch(`${url}?limit=100`, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(page.status, 200, "a page is small: never refused");
+  await page.arrayBuffer();
+  const other = await fetch(url, { method: "HEAD", headers: { "X-Forwarded-For": "198.51.100.8" } });
+  assert.equal(other.status, 200);
+  await Promise.all(held);
+  const after = await fetch(url, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(after.status, 200, "the cap frees when the client's answers end");
+  await after.arrayBuffer();
 });

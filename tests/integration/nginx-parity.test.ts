@@ -24,6 +24,7 @@ const COMPARED = [
   "access-control-expose-headers",
   "link",
   "x-content-type-options",
+  "accept-ranges",
 ];
 const ENCODINGS = ["br, gzip", "gzip", "identity"];
 
@@ -96,6 +97,32 @@ test("every static file: each server's own ETag and Last-Modified give 304 with 
           "If-Modified-Since": lastModified,
         });
         assert.equal(byDate.res.status, 304, `${what}: If-Modified-Since`);
+      }
+    }
+  }
+});
+
+test("byte ranges: nginx and the sidecar give the same 206, Content-Range and bytes; If-Range of another version and 416 alike", async () => {
+  const small = paths().find((p) => p.endsWith(".json") && !p.startsWith(IMMUTABLE_PREFIX)) as string;
+  for (const path of ["/reviews.json", small]) {
+    for (const encoding of ENCODINGS) {
+      const plain = await get(`${sidecar.url}${path}`, { "Accept-Encoding": encoding });
+      const size = plain.body.length;
+      for (const [range, ifRange] of [
+        ["bytes=0-9", undefined],
+        [`bytes=${Math.floor(size / 2)}-`, undefined],
+        ["bytes=-7", undefined],
+        ["bytes=0-9", '"another-version"'],
+        [`bytes=${size + 5}-`, undefined],
+      ] as [string, string | undefined][]) {
+        const what = `${path} (${encoding}) Range: ${range}${ifRange ? ` If-Range: ${ifRange}` : ""}`;
+        const headers: Record<string, string> = { "Accept-Encoding": encoding, Range: range };
+        if (ifRange) headers["If-Range"] = ifRange;
+        const a = await get(`${sidecar.url}${path}`, headers);
+        const b = await get(`${nginx.url}${path}`, headers);
+        assert.equal(b.res.status, a.res.status, what);
+        assert.equal(b.res.headers.get("content-range"), a.res.headers.get("content-range"), what);
+        if (a.res.status !== 416) assert.deepEqual(b.body, a.body, `${what}: body`);
       }
     }
   }
