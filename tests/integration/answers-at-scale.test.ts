@@ -82,10 +82,14 @@ test("every MCP tool result, resource read and prompt is at most 64 KiB", async 
   );
   const reviews = resources.find((r) => r.name === "reviews-dataset");
   assert.ok(reviews?.size && reviews.size > MCP_ANSWER_MAX_BYTES, "the dataset is larger than an answer");
+  const business = (await client.callTool({ name: "get_business", arguments: {} })) as {
+    structuredContent: { business: { technicians: { id: string }[] } };
+  };
+  const technician = business.structuredContent.business.technicians[0].id;
   const { prompts } = await client.listPrompts();
   for (const p of prompts) {
     const args: Record<string, string> = p.name.includes("technician")
-      ? { technician: "rosa" }
+      ? { technician }
       : { review_id: page.structuredContent.reviews[0].id };
     sizes[`prompt ${p.name}`] = size(await client.getPrompt({ name: p.name, arguments: args }));
   }
