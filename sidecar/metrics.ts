@@ -5,15 +5,10 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
+import type { HubMetrics } from "./hub/hub-metrics.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
 
 const PREFIX = "reviews_";
-
-export interface HubMetrics {
-  delivered: Counter;
-  failed: Counter;
-  removed: Counter<"reason">;
-}
 
 export type HubStatsSource = Pick<HubStore, "stats">;
 
