@@ -9,7 +9,7 @@ import { createApp } from "./app.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
-import { pgRevocationStore } from "./db/pg-revocation-store.ts";
+import { pgRevocationStore, pgSessionKey } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
@@ -71,6 +71,7 @@ export async function assembleSidecar(config: Config, logger: Logger): Promise<S
     version: API_VERSION,
     config,
     onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
+    sharedSessionKey: pool && !config.MCP_SESSION_SECRET ? await pgSessionKey(pool) : undefined,
     revocations: pool
       ? await pgRevocationStore(pool, (e) =>
           logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),

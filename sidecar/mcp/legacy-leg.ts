@@ -32,13 +32,12 @@ export function legacyLeg(deps: McpServerDeps, sessions: SessionRegistry, client
     const first = body.batch ? body.messages[0] : body.message;
     const id = idOf(first);
     if (!body.batch && body.message.method === "initialize") {
-      const opened = sessions.open(clientOf(req), negotiated(body.message.params?.protocolVersion));
+      const opened = await sessions.open(clientOf(req), negotiated(body.message.params?.protocolVersion));
       if (!opened.ok) {
-        const message =
-          opened.reason === "too_many"
-            ? "Too many live sessions; try again later"
-            : "Too many live sessions from your address; end one with DELETE /mcp or let it expire";
-        rpcError(res, opened.reason === "too_many" ? 503 : 429, -32000, message, id, { "Retry-After": "60" });
+        const seconds = Math.ceil(opened.retryAfterMs / 1000);
+        rpcError(res, 503, -32000, `Too many live sessions on this server; one expires in ${seconds} s`, id, {
+          "Retry-After": String(seconds),
+        });
         return;
       }
       // Set before the transport writes its head, which keeps headers already set.

@@ -41,6 +41,8 @@ export interface McpOptions {
   config: McpConfig;
   /** Shared with the other instances when they share PostgreSQL; in memory otherwise. */
   revocations?: RevocationStore;
+  /** The key that signs session ids when MCP_SESSION_SECRET is not set: the database's, shared by instances. */
+  sharedSessionKey?: Buffer;
   /** Counts MCP requests by method and protocol era (metrics). */
   onRequest?: (method: string, era: "modern" | "legacy") => void;
 }
@@ -78,20 +80,27 @@ function isModern(req: IncomingMessage, message: RpcMessage): boolean {
   return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-/** A key every instance derives the same way from the configured secret; a random one for a lone instance. */
-const sessionKey = (secret: string | undefined) =>
-  secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : randomBytes(32);
+/**
+ * A key every instance derives the same way from the configured secret; else the one instances on one database
+ * share; else a random one for a lone instance.
+ */
+const sessionKey = (secret: string | undefined, shared: Buffer | undefined) =>
+  secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : (shared ?? randomBytes(32));
 
 export function createMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
   const { config } = opts;
   const deps: McpServerDeps = { store: opts.store, baseUrl: config.BASE_URL, version: opts.version };
   const revocations = opts.revocations ?? memoryRevocationStore();
-  const sessions = sessionRegistry(sessionTokens(sessionKey(config.MCP_SESSION_SECRET)), revocations, {
-    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
-    uninitializedMs: config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000,
-    maxSessions: config.MCP_MAX_SESSIONS,
-    maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
-  });
+  const sessions = sessionRegistry(
+    sessionTokens(sessionKey(config.MCP_SESSION_SECRET, opts.sharedSessionKey)),
+    revocations,
+    {
+      idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
+      uninitializedMs: config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000,
+      maxSessions: config.MCP_MAX_SESSIONS,
+      maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
+    },
+  );
   const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
   const onerror = (error: Error) => opts.logger.warn({ event: "mcp.error", err: error.message });
   const modern = createMcpHandler(() => createMcpServer(deps), {
