@@ -56,7 +56,8 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
   };
 
   /** When the entry expires if it stays idle. */
-  const expiresAt = (e: Entry) => e.lastSeen + (e.initialized ? limits.idleMs : limits.uninitializedMs);
+  const expiresAt = (e: Entry) =>
+    e.lastSeen + (e.initialized ? limits.idleMs : Math.min(limits.idleMs, limits.uninitializedMs));
   const expired = (e: Entry, now: number) => now > expiresAt(e);
 
   /** The client's session to end for a new one: one never initialized first, then the least recently used. */

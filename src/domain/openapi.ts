@@ -3,6 +3,7 @@ import * as z from "zod";
 import "./schemas/published.ts";
 import "./schemas/insights.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
+import { withoutUnboundedLimits } from "./json-schema.ts";
 import {
   bytesText,
   HEAVY_ANSWER_BYTES,
@@ -179,7 +180,7 @@ function pagePaths(): Record<string, object> {
 }
 
 function queryParameters(schema: z.ZodObject) {
-  const json = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as {
+  const json = withoutUnboundedLimits(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" })) as {
     properties: Record<string, { description?: string }>;
   };
   return Object.entries(json.properties).map(([name, s]) => {
@@ -194,15 +195,17 @@ function hubFormJsonSchema(topics: readonly string[]) {
     io: "input",
     target: "draft-2020-12",
   });
-  return schema;
+  return withoutUnboundedLimits(schema);
 }
 
 export function renderOpenApi(business: Business, baseUrl: string, extraPaths: Record<string, object> = {}) {
   const urls = feedUrls(baseUrl);
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
-    uri: (id) => `#/components/schemas/${id}`,
-    target: "draft-2020-12",
-  });
+  const { schemas } = withoutUnboundedLimits(
+    z.toJSONSchema(z.globalRegistry, {
+      uri: (id) => `#/components/schemas/${id}`,
+      target: "draft-2020-12",
+    }),
+  );
   // Components are addressed by their JSON pointer; a `$id` there is forbidden by JSON Schema 2020-12 for
   // schemas that are not resources of their own, and `$schema` is the document's business.
   for (const s of Object.values(schemas)) {
