@@ -1,11 +1,9 @@
 // The shadow root's content for each variant, built with DOM calls only: every text goes in as a text node, so a
-// review can never inject markup. Sizes come from the stylesheet (widget.css): each variant's box has the same
-// height while it loads, once it shows the reviews and when the service cannot be reached.
+// review can never inject markup. Each variant's box has one height (widgetHeight) while it loads, once it shows the
+// reviews and when the service cannot be reached.
+import { WIDGET_ASPECT_ROWS, widgetHeight } from "../domain/widget/widget-paths.ts";
 import type { WidgetReview, WidgetReviews, WidgetSummary } from "../domain/widget/widget-schema.ts";
 import type { Settings } from "./attributes.ts";
-
-/** How many aspects the aspects variant lists (and reserves rows for). */
-export const ASPECT_ROWS = 6;
 
 type Child = Node | string | false | undefined;
 
@@ -32,12 +30,20 @@ export interface Formats {
   date: Intl.DateTimeFormat;
 }
 
+const formats = new Map<string, Formats>();
+
+/** Made once per language and page: an Intl formatter costs about a millisecond to make. */
 export function formatsFor(lang: string): Formats {
-  return {
-    number: new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }),
-    percent: new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }),
-    date: new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }),
-  };
+  let f = formats.get(lang);
+  if (!f) {
+    f = {
+      number: new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }),
+      percent: new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }),
+      date: new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }),
+    };
+    formats.set(lang, f);
+  }
+  return f;
 }
 
 const reviewsWord = (n: number, f: Formats) => `${f.number.format(n)} ${n === 1 ? "review" : "reviews"}`;
@@ -46,7 +52,9 @@ const reviewsWord = (n: number, f: Formats) => `${f.number.format(n)} ${n === 1 
 export function frame(settings: Settings, busy: boolean, ...children: Child[]): HTMLElement {
   const el = h("div", { class: `frame ${settings.variant} theme-${settings.theme}`, part: "frame" }, ...children);
   if (busy) el.setAttribute("aria-busy", "true");
-  el.style.setProperty("--rows", String(settings.variant === "list" ? settings.count : ASPECT_ROWS));
+  // CSSOM properties, not a style attribute: a strict CSP allows them. The height is the one a host page may reserve.
+  el.style.setProperty("height", widgetHeight(settings.variant, settings.count));
+  el.style.setProperty("--rows", String(settings.variant === "list" ? settings.count : WIDGET_ASPECT_ROWS));
   return el;
 }
 
@@ -114,16 +122,16 @@ export function chosenReviews(data: WidgetReviews, settings: Settings): WidgetRe
   return matching.slice(0, settings.count);
 }
 
-export function list(settings: Settings, data: WidgetReviews, f: Formats, headingId: string): HTMLElement {
+export function list(settings: Settings, data: WidgetReviews, f: Formats): HTMLElement {
   const shown = chosenReviews(data, settings);
   const title = data.slice.kind === "all" ? `Reviews of ${data.slice.name}` : `Reviews mentioning ${data.slice.name}`;
   return frame(
     settings,
     false,
     h(
-      "section",
-      { "aria-labelledby": headingId },
-      h("h2", { id: headingId }, title),
+      "div",
+      {},
+      h("h2", {}, title),
       shown.length > 0
         ? h("ul", { class: "items" }, ...shown.map((r) => reviewItem(r, f)))
         : h("p", { class: "items status" }, "No reviews to show yet."),
@@ -138,15 +146,15 @@ export function list(settings: Settings, data: WidgetReviews, f: Formats, headin
   );
 }
 
-export function aspects(settings: Settings, data: WidgetSummary, f: Formats, headingId: string): HTMLElement {
-  const rows = data.aspects.filter((a) => a.reviews > 0).slice(0, ASPECT_ROWS);
+export function aspects(settings: Settings, data: WidgetSummary, f: Formats): HTMLElement {
+  const rows = data.aspects.filter((a) => a.reviews > 0).slice(0, WIDGET_ASPECT_ROWS);
   return frame(
     settings,
     false,
     h(
-      "section",
-      { "aria-labelledby": headingId },
-      h("h2", { id: headingId }, `What customers say about ${data.slice.name}`),
+      "div",
+      {},
+      h("h2", {}, `What customers say about ${data.slice.name}`),
       rows.length > 0
         ? h(
             "ul",

@@ -29,12 +29,9 @@ function brandSheet(color: string): CSSStyleSheet {
   return s;
 }
 
-let instances = 0;
-
 export class ReviewsWidget extends HTMLElement {
   static observedAttributes = OBSERVED;
   readonly #root: ShadowRoot;
-  readonly #id = `rw${++instances}`;
   readonly #warned = new Set<string>();
   /** Bumped by every render: a render whose data arrives after a newer one started is dropped. */
   #generation = 0;
@@ -80,8 +77,8 @@ export class ReviewsWidget extends HTMLElement {
         ? [sheet, brandSheet(data.business.brand_color)]
         : [sheet];
       if (settings.variant === "badge") show(badge(settings, data, formats));
-      else if (settings.variant === "aspects") show(aspects(settings, data, formats, `${this.#id}-h`));
-      else show(list(settings, data as WidgetReviews, formats, `${this.#id}-h`));
+      else if (settings.variant === "aspects") show(aspects(settings, data, formats));
+      else show(list(settings, data as WidgetReviews, formats));
     } catch (e) {
       this.#warn(`the reviews could not be loaded (${e instanceof Error ? e.message : String(e)}); showing a link`);
       show(unreachable(settings, REVIEWS_URL));

@@ -25,3 +25,15 @@ export function widgetDataPaths(entity?: { kind: WidgetEntity; id: string }): { 
   const stem = entity ? `${entity.kind}/${encodeURIComponent(entity.id)}` : "all";
   return { summary: `${WIDGET_DATA_DIR}${stem}.json`, reviews: `${WIDGET_DATA_DIR}${stem}.reviews.json` };
 }
+
+/** How many aspects the aspects variant lists (and reserves rows for). */
+export const WIDGET_ASPECT_ROWS = 6;
+
+/**
+ * The height of each variant's box as CSS, in em of the element's font size: what src/widget/widget.css gives it
+ * from the start, and what a host page may reserve for it before the script has run (docs/widget.md).
+ */
+export function widgetHeight(variant: "badge" | "list" | "aspects", count: number): string {
+  if (variant === "badge") return "calc(4.5em + 4px)";
+  return `calc(${5.5 + (variant === "list" ? count * 9 : WIDGET_ASPECT_ROWS * 3)}em + 4px)`;
+}
