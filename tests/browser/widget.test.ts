@@ -472,6 +472,39 @@ test("rendering a list of 5 takes at most 20 ms of main-thread time at 4x CPU th
   await context.close();
 });
 
+for (const width of [320, 1280]) {
+  test(`the /widget/ page shows every variant live with its snippet, axe clean, nothing sideways at ${width} px`, async () => {
+    assert.ok(fixture);
+    const context = await fixture.browser.newContext({ viewport: { width, height: 900 } });
+    const recorded = await record(context);
+    const page = await context.newPage();
+    watch(page, recorded);
+    const response = await page.goto(`${origin}/widget/`);
+    assert.equal(response?.status(), 200);
+    await settled(page);
+    const variants = await page
+      .locator("reviews-widget")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("variant") ?? "badge"));
+    assert.deepEqual([...new Set(variants)].sort(), ["aspects", "badge", "list"]);
+    const snippets = await page.locator("pre code").allTextContents();
+    assert.ok(snippets.includes(`<script type="module" src="${origin}/widget.js"></script>`), snippets.join("\n"));
+    for (const el of await page.locator("reviews-widget").all()) {
+      const attrs = await el.evaluate((e) => [...e.attributes].map((a) => ` ${a.name}="${a.value}"`).join(""));
+      assert.ok(snippets.includes(`<reviews-widget${attrs}></reviews-widget>`), `the snippet of${attrs}`);
+    }
+    assert.equal(await page.locator("reviews-widget .whole").first().count(), 1);
+    assert.ok((await page.locator("reviews-widget article").count()) > 0);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.ok(overflow <= 0, `${overflow} px too wide`);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(recorded.errors, []);
+    assert.deepEqual(recorded.warnings, []);
+    await context.close();
+  });
+}
+
 test("after a rebuild the same script URL shows the new data", async () => {
   assert.ok(fixture);
   const content = await contentFixture({
