@@ -50,7 +50,12 @@ const reviewsWord = (n: number, f: Formats) => `${f.number.format(n)} ${n === 1 
 
 /** The frame every variant and state shares; `busy` while the data is on its way. */
 export function frame(settings: Settings, busy: boolean, ...children: Child[]): HTMLElement {
-  const el = h("div", { class: `frame ${settings.variant} theme-${settings.theme}`, part: "frame" }, ...children);
+  // The widget's own words are English whatever `lang` says (it sets only the dates' and numbers' language).
+  const el = h(
+    "div",
+    { class: `frame ${settings.variant} theme-${settings.theme}`, part: "frame", lang: "en" },
+    ...children,
+  );
   if (busy) el.setAttribute("aria-busy", "true");
   // CSSOM properties, not a style attribute: a strict CSP allows them. The height is the one a host page may reserve.
   el.style.setProperty("height", widgetHeight(settings.variant, settings.count));

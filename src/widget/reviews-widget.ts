@@ -35,6 +35,7 @@ export class ReviewsWidget extends HTMLElement {
   readonly #warned = new Set<string>();
   /** Bumped by every render: a render whose data arrives after a newer one started is dropped. */
   #generation = 0;
+  #scheduled = false;
 
   constructor() {
     super();
@@ -43,11 +44,21 @@ export class ReviewsWidget extends HTMLElement {
   }
 
   connectedCallback(): void {
-    void this.#render();
+    this.#schedule();
   }
 
   attributeChangedCallback(): void {
-    if (this.isConnected) void this.#render();
+    if (this.isConnected) this.#schedule();
+  }
+
+  /** One render for all the attribute changes of a task (an upgrade reports each attribute), before the next paint. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      void this.#render();
+    });
   }
 
   #warn = (message: string): void => {
