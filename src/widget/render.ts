@@ -14,6 +14,17 @@ function h(tag: string, props: Record<string, string> = {}, ...children: Child[]
   return el;
 }
 
+/** A link from the data only if it is http(s): a tampered file cannot make a `javascript:` link. */
+function link(url: string, ...children: Child[]): HTMLElement {
+  let safe = "#";
+  try {
+    if (/^https?:$/.test(new URL(url).protocol)) safe = url;
+  } catch {
+    // not a URL: the link goes nowhere
+  }
+  return h("a", { href: safe }, ...children);
+}
+
 /** Text for screen readers only; the stars beside it are hidden from them. */
 const srOnly = (text: string) => h("span", { class: "sr" }, text);
 
@@ -84,16 +95,9 @@ function ratingLine(data: WidgetSummary, f: Formats): HTMLElement {
 }
 
 export function badge(settings: Settings, data: WidgetSummary, f: Formats): HTMLElement {
-  return frame(
-    settings,
-    false,
-    h(
-      "a",
-      { class: "whole", href: data.slice.url },
-      h("span", { class: "name" }, data.slice.name),
-      ratingLine(data, f),
-    ),
-  );
+  const whole = link(data.slice.url, h("span", { class: "name" }, data.slice.name), ratingLine(data, f));
+  whole.classList.add("whole");
+  return frame(settings, false, whole);
 }
 
 function reviewItem(r: WidgetReview, f: Formats): HTMLElement {
@@ -106,7 +110,7 @@ function reviewItem(r: WidgetReview, f: Formats): HTMLElement {
     h(
       "article",
       {},
-      h("h3", {}, h("a", { href: r.url }, heading)),
+      h("h3", {}, link(r.url, heading)),
       h(
         "p",
         { class: "meta" },
@@ -143,7 +147,7 @@ export function list(settings: Settings, data: WidgetReviews, f: Formats): HTMLE
       h(
         "p",
         { class: "more" },
-        h("a", { href: data.slice.url }, `All ${reviewsWord(data.rating.review_count, f)}`),
+        link(data.slice.url, `All ${reviewsWord(data.rating.review_count, f)}`),
         " ",
         ratingLine(data, f),
       ),
@@ -179,11 +183,7 @@ export function aspects(settings: Settings, data: WidgetSummary, f: Formats): HT
             }),
           )
         : h("p", { class: "items status" }, "Not enough reviews yet."),
-      h(
-        "p",
-        { class: "more" },
-        h("a", { href: data.slice.url }, `Read the ${reviewsWord(data.rating.review_count, f)}`),
-      ),
+      h("p", { class: "more" }, link(data.slice.url, `Read the ${reviewsWord(data.rating.review_count, f)}`)),
     ),
   );
 }

@@ -156,3 +156,14 @@ test("a text is cut at a word boundary below the limit, ends with an ellipsis, a
   const words = "word ".repeat(100);
   assert.equal(shortText(words).text, `${"word ".repeat(55).trim()}…`);
 });
+
+test("the brand colour is published only as #rgb or #rrggbb", () => {
+  const colour = (brand_color: unknown) => {
+    const dataset = { business: { ...business, brand_color }, aggregate_rating: {}, reviews: [] };
+    const files = widgetFiles(BASE, dataset as unknown as ReviewsDataset);
+    return WidgetSummary.parse(JSON.parse(files.get(widgetDataPaths().summary) as string)).business.brand_color;
+  };
+  assert.equal(colour("#0A7D55"), "#0A7D55");
+  assert.equal(colour("#fa0"), "#fa0");
+  for (const bad of ["red", "#12345", "#000}:host{display:none", 7, undefined]) assert.equal(colour(bad), null);
+});
