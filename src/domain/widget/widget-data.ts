@@ -30,45 +30,57 @@ export function shortText(text: string, max = WIDGET_TEXT_CHARS): { text: string
   return { text: `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, "")}…`, truncated: true };
 }
 
-/** Best first: the higher rating, then the newer (`reviews` is newest first, and the sort is stable). */
-const byBest = (reviews: readonly ReviewRecord[]) => [...reviews].sort((a, b) => b.rating - a.rating);
-
 /**
  * The reviews any `sort`, `min-rating` and `count` can show, newest first: for each minimum rating the newest
- * WIDGET_MAX_COUNT at or above it, and the best WIDGET_MAX_COUNT (those above any minimum come first in it).
+ * WIDGET_MAX_COUNT at or above it, and the best WIDGET_MAX_COUNT (higher rating, then newer; those above any minimum
+ * come first in it). One pass: `reviews` is newest first, so the first WIDGET_MAX_COUNT of a rating are its newest.
  */
 export function listedReviews(reviews: readonly ReviewRecord[]): ReviewRecord[] {
-  const kept = new Set<ReviewRecord>(byBest(reviews).slice(0, WIDGET_MAX_COUNT));
-  for (let min = 1; min <= 5; min++) {
-    let taken = 0;
-    for (const r of reviews) {
-      if (taken === WIDGET_MAX_COUNT) break;
-      if (r.rating >= min) {
-        kept.add(r);
-        taken++;
-      }
-    }
+  const newestOf: ReviewRecord[][] = [[], [], [], [], [], []];
+  /** How many reviews at or above each minimum rating were seen so far. */
+  const atLeast = [0, 0, 0, 0, 0, 0];
+  const kept = new Set<ReviewRecord>();
+  for (const r of reviews) {
+    if (newestOf[r.rating].length < WIDGET_MAX_COUNT) newestOf[r.rating].push(r);
+    let needed = false;
+    for (let min = 1; min <= r.rating; min++) if (atLeast[min]++ < WIDGET_MAX_COUNT) needed = true;
+    if (needed) kept.add(r);
   }
+  for (const r of [5, 4, 3, 2, 1].flatMap((rating) => newestOf[rating]).slice(0, WIDGET_MAX_COUNT)) kept.add(r);
   return reviews.filter((r) => kept.has(r));
 }
 
+const ASPECT_INDEX = new Map<Aspect, number>(ASPECTS.map((a, i) => [a, i]));
+
+/** Counts in arrays by aspect (not objects in a map): this runs over every review once per slice it belongs to. */
 function aspectsOf(reviews: readonly ReviewRecord[]): WidgetSummary["aspects"] {
-  const tally = new Map<Aspect, WidgetSummary["aspects"][number]>();
-  for (const r of reviews) {
-    const seen = new Set<Aspect>();
-    for (const a of r.aspects) {
-      let t = tally.get(a.aspect);
-      if (!t) {
-        t = { aspect: a.aspect, label: ASPECT_LABELS[a.aspect], reviews: 0, positive: 0, negative: 0, neutral: 0 };
-        tally.set(a.aspect, t);
-      }
-      t[a.polarity]++;
-      if (!seen.has(a.aspect)) t.reviews++;
-      seen.add(a.aspect);
+  const counts = { positive: ASPECTS.map(() => 0), negative: ASPECTS.map(() => 0), neutral: ASPECTS.map(() => 0) };
+  const reviewCounts = ASPECTS.map(() => 0);
+  /** The last review counted for each aspect: a review that names an aspect twice counts once. */
+  const last = ASPECTS.map(() => -1);
+  for (let i = 0; i < reviews.length; i++) {
+    for (const a of reviews[i].aspects) {
+      const k = ASPECT_INDEX.get(a.aspect) as number;
+      counts[a.polarity][k]++;
+      if (last[k] !== i) reviewCounts[k]++;
+      last[k] = i;
     }
   }
   // Most discussed first; ties in the catalogue's order.
-  return ASPECTS.flatMap((a) => tally.get(a) ?? []).sort((a, b) => b.reviews - a.reviews);
+  return ASPECTS.flatMap((aspect, k) =>
+    reviewCounts[k] === 0
+      ? []
+      : [
+          {
+            aspect,
+            label: ASPECT_LABELS[aspect],
+            reviews: reviewCounts[k],
+            positive: counts.positive[k],
+            negative: counts.negative[k],
+            neutral: counts.neutral[k],
+          },
+        ],
+  ).sort((a, b) => b.reviews - a.reviews);
 }
 
 function compact(baseUrl: string, r: ReviewRecord): WidgetReview {
