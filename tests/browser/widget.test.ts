@@ -14,10 +14,17 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import { aggregateRating } from "../../src/domain/aggregate.ts";
 import type { ReviewRecord, ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { widgetHeight } from "../../src/domain/widget/widget-paths.ts";
+import {
+  WIDGET_ENTITY_FIELDS,
+  WIDGET_SCRIPT_PATH,
+  type WidgetEntity,
+  widgetDataPaths,
+  widgetHeight,
+} from "../../src/domain/widget/widget-paths.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
 import { freePort } from "../helpers/free-port.ts";
+import { OpenApiValidator } from "../helpers/openapi.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
 
@@ -545,6 +552,24 @@ for (const width of [320, 1280]) {
     await context.close();
   });
 }
+
+test("the script and every data file answer as the served OpenAPI document says, an unknown id with its 404", async () => {
+  const api = new OpenApiValidator(await (await fetch(`${origin}/.well-known/openapi.json`)).json());
+  const paths = [WIDGET_SCRIPT_PATH, widgetDataPaths().summary, widgetDataPaths().reviews];
+  for (const [kind, field] of Object.entries(WIDGET_ENTITY_FIELDS) as [WidgetEntity, "services"][]) {
+    const { summary, reviews } = widgetDataPaths({ kind, id: dataset.business[field][0].id });
+    paths.push(summary, reviews, widgetDataPaths({ kind, id: "no-such-entry" }).reviews);
+  }
+  for (const path of paths) {
+    for (const accept of ["application/json", "text/html"]) {
+      const res = await fetch(`${origin}${path}`, { headers: { Accept: accept } });
+      const body = await res.text();
+      assert.equal(res.status, path.includes("no-such-entry") ? 404 : 200, path);
+      await api.check("get", `${origin}${path}`, res, body);
+    }
+  }
+  assert.equal(api.checked, 2 * paths.length);
+});
 
 test("after a rebuild the same script URL shows the new data", async () => {
   assert.ok(fixture);
