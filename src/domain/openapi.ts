@@ -164,7 +164,7 @@ function pagePaths(): Record<string, object> {
       },
     }),
   };
-  paths["/widget/"] = page(
+  paths[PAGE_PATHS.widget] = page(
     "getWidgetPage",
     "The reviews widget",
     "Each variant of the embeddable widget, live, with the snippet to copy.",

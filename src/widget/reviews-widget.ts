@@ -22,7 +22,7 @@ function brandSheet(color: string): CSSStyleSheet {
   let s = brandSheets.get(color);
   if (!s) {
     s = new CSSStyleSheet();
-    // The colour was checked by the build (#rgb or #rrggbb), so it can be nothing but a colour here.
+    // Checked by the build and again here (#rgb or #rrggbb): nothing but a colour reaches the stylesheet.
     if (/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(color)) s.replaceSync(`:host{--rw-brand:${color}}`);
     brandSheets.set(color, s);
   }
