@@ -405,6 +405,27 @@ test("data is shown as text, never as markup; only http(s) links and a hex brand
   await context.close();
 });
 
+test("the keyboard reaches every link of a list in order: each review's permalink, then all reviews", async () => {
+  assert.ok(fixture);
+  const context = await fixture.browser.newContext();
+  const recorded = await record(context);
+  const page = await openHost(context, recorded, [{ variant: "list", count: "3" }]);
+  await settled(page);
+  const reached: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press("Tab");
+    reached.push(
+      await page.evaluate(() => {
+        const inner = document.activeElement?.shadowRoot?.activeElement as HTMLAnchorElement | null | undefined;
+        return inner?.href ?? String(document.activeElement?.tagName);
+      }),
+    );
+  }
+  const ids = expectedIds({ count: "3" });
+  assert.deepEqual(reached, [...ids.map((id) => `${origin}/reviews/${id}/`), `${origin}/reviews/`]);
+  await context.close();
+});
+
 test("content inside the tag shows only when the script cannot load", async () => {
   assert.ok(fixture);
   const context = await fixture.browser.newContext();
