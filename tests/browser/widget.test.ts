@@ -49,6 +49,8 @@ interface HostPage {
   reserve: Reserve;
   /** HTML inside each tag. */
   inside?: string;
+  /** More rules for the page's own stylesheet. */
+  css?: string;
 }
 /** The page each path of the host server answers (`.css`: its stylesheet). */
 const hostPages = new Map<string, HostPage>();
@@ -68,15 +70,15 @@ const csp = () =>
 
 const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-function hostCss({ widgets }: HostPage): string {
-  return widgets
+function hostCss({ widgets, css = "" }: HostPage): string {
+  return `${css}\n${widgets
     .map((attrs, i) => {
       const variant = (["list", "aspects"] as const).find((v) => v === attrs.variant) ?? "badge";
       const count = Number(attrs.count);
       const height = widgetHeight(variant, Number.isInteger(count) && count >= 1 && count <= 20 ? count : 5);
       return `#w${i} { display: block; min-height: ${height}; }`;
     })
-    .join("\n");
+    .join("\n")}`;
 }
 
 function hostHtml({ widgets, script, reserve, inside = "" }: HostPage, path: string): string {
@@ -108,6 +110,8 @@ before(async () => {
   axeSource = await readFile(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
   host = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
+    // The site has no icon; a 404 would be a console error that is not the widget's.
+    if (path === "/favicon.ico") return res.writeHead(204).end();
     const page = hostPages.get(path.replace(/\.css$/, ".html"));
     if (!page) return res.writeHead(404).end();
     if (path.endsWith(".css")) return res.writeHead(200, { "Content-Type": "text/css" }).end(hostCss(page));
@@ -423,6 +427,42 @@ test("the keyboard reaches every link of a list in order: each review's permalin
   }
   const ids = expectedIds({ count: "3" });
   assert.deepEqual(reached, [...ids.map((id) => `${origin}/reviews/${id}/`), `${origin}/reviews/`]);
+  await context.close();
+});
+
+test("lang sets the dates' language, attributes changed later re-render, and the page may set the accent and the frame", async () => {
+  assert.ok(fixture);
+  const context = await fixture.browser.newContext({ colorScheme: "light" });
+  const recorded = await record(context);
+  const path = `/site-${hostPages.size}.html`;
+  const css = "#w1 { --rw-brand: #0a7d55; } #w1::part(frame) { border-left-width: 7px; }";
+  hostPages.set(path, {
+    widgets: [
+      { variant: "list", count: "1", lang: "de" },
+      { variant: "list", count: "3" },
+    ],
+    script: "/widget.js",
+    reserve: "stylesheet",
+    css,
+  });
+  const page = await context.newPage();
+  watch(page, recorded);
+  await page.goto(`${hostOrigin}${path}`);
+  await settled(page);
+  const newest = dataset.reviews[0];
+  const german = new Intl.DateTimeFormat("de", { dateStyle: "medium", timeZone: "UTC" }).format(
+    new Date(`${newest.date}T00:00:00Z`),
+  );
+  assert.equal(await page.locator("#w0 time").textContent(), german);
+  assert.equal(await page.locator("#w0 time").getAttribute("datetime"), newest.date);
+  const frame = page.locator("#w1 .frame");
+  assert.equal(await frame.evaluate((el) => getComputedStyle(el).borderTopColor), "rgb(10, 125, 85)");
+  assert.equal(await frame.evaluate((el) => getComputedStyle(el).borderLeftWidth), "7px");
+  await page.locator("#w1").evaluate((el) => el.setAttribute("count", "2"));
+  await page.waitForFunction(() => document.querySelector("#w1")?.shadowRoot?.querySelectorAll("article").length === 2);
+  assert.deepEqual(await shownIds(page, 1), expectedIds({ count: "2" }));
+  assert.deepEqual(recorded.warnings, []);
+  assert.deepEqual(recorded.errors, []);
   await context.close();
 });
 
