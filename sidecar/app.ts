@@ -2,6 +2,7 @@
 import type { RequestListener } from "node:http";
 import express, { type RequestHandler, type Router } from "express";
 import { ENTITY_KINDS, PAGE_PATHS } from "../src/domain/pages/site-paths.ts";
+import { WIDGET_DATA_DIR } from "../src/domain/widget/widget-paths.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
@@ -23,9 +24,14 @@ export interface AppDeps {
   trustProxy?: number | string[];
 }
 
-/** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
+/**
+ * The pages rendered on demand, and the widget's files (one may be asked for with an unknown id), as Express paths:
+ * other methods than GET and HEAD get 405 there.
+ */
 const PAGE_ROUTES = [
   PAGE_PATHS.search,
+  PAGE_PATHS.widget,
+  `${WIDGET_DATA_DIR}:kind/:file`,
   PAGE_PATHS.reviews,
   `${PAGE_PATHS.reviews}:id`,
   `${PAGE_PATHS.reviews}page/:n`,
