@@ -540,47 +540,6 @@ test("the hashed twin of widget.js works the same; the badge and a list of 5 sta
   assert.ok(list <= 16 * 1024, `list ${list} B`);
 });
 
-test("rendering a list of 5 takes at most 20 ms of main-thread time at 4x CPU throttling", async () => {
-  assert.ok(fixture);
-  const context = await fixture.browser.newContext();
-  const recorded = await record(context);
-  const page = await openHost(context, recorded, [{ variant: "list", count: "5" }]);
-  await settled(page);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  const wall: number[] = [];
-  for (let run = 0; run < 10; run++) {
-    wall.push(
-      await page.evaluate(async () => {
-        const started = performance.now();
-        const el = document.createElement("reviews-widget");
-        el.setAttribute("variant", "list");
-        el.setAttribute("count", "5");
-        document.querySelector("main")?.append(el);
-        // The data is in memory (the first widget fetched it): this is rendering and layout only. Mutation
-        // observers run as microtasks, right after the render that replaced the loading frame.
-        const root = el.shadowRoot as ShadowRoot;
-        await new Promise<void>((resolve) => {
-          new MutationObserver((_, observer) => {
-            if (!root.querySelector(".frame:not([aria-busy])")) return;
-            observer.disconnect();
-            resolve();
-          }).observe(root, { childList: true });
-        });
-        el.getBoundingClientRect();
-        const took = performance.now() - started;
-        el.remove();
-        return took;
-      }),
-    );
-  }
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
-  console.log(`list of 5 at 4x throttling: ${wall.map((t) => t.toFixed(1)).join(", ")} ms`);
-  // Wall time on a shared machine includes other processes' turns: the fastest run is the render's own cost.
-  assert.ok(Math.min(...wall) <= 20, `fastest of ${wall.length} runs: ${Math.min(...wall)} ms`);
-  await context.close();
-});
-
 for (const width of [320, 1280]) {
   test(`the /widget/ page shows every variant live with its snippet, axe clean, nothing sideways at ${width} px`, async () => {
     assert.ok(fixture);
