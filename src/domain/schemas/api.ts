@@ -48,7 +48,8 @@ export const SearchParams = z
         "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); results ordered by relevance",
       ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
-    mentions_service: name.optional().describe("Service id, any case"),
+    mentions_service: name.optional().describe("Service id, name or alias, any case"),
+    mentions_area: name.optional().describe("Service area id, name or alias, any case"),
     limit: decimal(
       DECIMAL_INT,
       z
@@ -76,6 +77,33 @@ export const SearchResult = z
   })
   .meta({ id: "SearchResult" });
 export type SearchResult = z.infer<typeof SearchResult>;
+
+/** search_reviews (MCP): the search's parameters, and how much of each review to give. */
+export const SearchToolParams = SearchParams.safeExtend({
+  view: z
+    .enum(["full", "compact"])
+    .default("full")
+    .describe(
+      "full: whole records; compact: id, rating, date, title, a short excerpt and aspects (get_review for the rest)",
+    ),
+});
+
+export const CompactReview = z
+  .object({
+    id: z.string(),
+    rating: z.int().min(1).max(5),
+    date: IsoDate,
+    title: z.string().optional(),
+    excerpt: z.string().describe("The start of the text, cut at a word with …"),
+    aspects: z.array(z.object({ aspect: z.string(), polarity: z.string() })),
+  })
+  .describe("A review in a few fields (search_reviews with view=compact)");
+
+/** search_reviews' result: whole records, or compact ones with view=compact. */
+export const SearchToolResult = z.object({
+  ...SearchResult.shape,
+  reviews: z.array(z.union([ReviewRecord, CompactReview])),
+});
 
 export const SINCE_LIMIT_MAX = 1000;
 /** Page size of a since request that brings a cursor but no limit. */
