@@ -22,6 +22,9 @@ const notDigits = (what: string) => ({
 const DECIMAL_INT = /^[0-9]{1,9}$/;
 const DECIMAL_NUMBER = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
 
+/** A page size written in digits, 1 to `max`. */
+const pageSize = (max: number) => z.int(notDigits("a whole number written in digits")).min(1).max(max);
+
 export const SearchParams = z
   .strictObject({
     rating: decimal(
@@ -50,15 +53,7 @@ export const SearchParams = z
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, name or alias, any case"),
     mentions_area: name.optional().describe("Service area id, name or alias, any case"),
-    limit: decimal(
-      DECIMAL_INT,
-      z
-        .int(notDigits("a whole number written in digits"))
-        .min(1)
-        .max(SEARCH_LIMIT_MAX)
-        .default(SEARCH_LIMIT_DEFAULT)
-        .describe("Page size"),
-    ),
+    limit: decimal(DECIMAL_INT, pageSize(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe("Page size")),
     cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
   })
   .refine((p) => !p.since || !p.until || p.since <= p.until, {
@@ -113,10 +108,7 @@ export const SinceParams = z.strictObject({
   date: IsoDate.describe("Reviews on or after this date"),
   limit: decimal(
     DECIMAL_INT,
-    z
-      .int(notDigits("a whole number written in digits"))
-      .min(1)
-      .max(SINCE_LIMIT_MAX)
+    pageSize(SINCE_LIMIT_MAX)
       .optional()
       .describe(
         `Reviews per page, 1-${SINCE_LIMIT_MAX}. Without limit and cursor the answer holds every review on or after the date`,
@@ -137,12 +129,7 @@ export type SinceParams = z.output<typeof SinceParams>;
 export const SinceToolParams = SinceParams.extend({
   limit: decimal(
     DECIMAL_INT,
-    z
-      .int(notDigits("a whole number written in digits"))
-      .min(1)
-      .max(SEARCH_LIMIT_MAX)
-      .default(SEARCH_LIMIT_DEFAULT)
-      .describe(`Reviews per page, 1-${SEARCH_LIMIT_MAX}`),
+    pageSize(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe(`Reviews per page, 1-${SEARCH_LIMIT_MAX}`),
   ),
 });
 
