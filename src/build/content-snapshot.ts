@@ -21,7 +21,6 @@ import type { ReviewContent } from "../domain/schemas/content.ts";
 import { decodeContentFile, type ReviewFile } from "../domain/validate-content.ts";
 import { codeHash, packageVersion } from "./code-hash.ts";
 import { LINE_FILES, readLineFile, rewriteLineFile } from "./line-file.ts";
-import { runWorker } from "./run-worker.ts";
 
 /** The layout of a line; part of the fingerprint. */
 const SNAPSHOT_FORMAT = 2;
@@ -106,32 +105,11 @@ export interface GuardResult {
   clean: ReadonlySet<string>;
 }
 
-/** What the stat worker is given (stat-worker.ts). */
-export interface StatJob {
-  dir: string;
-  paths: readonly string[];
-}
-
 /**
- * From this many files the stats are taken in a worker thread while this one reads the snapshot (measured at
- * 100,000 files: 0.4-0.8 s of stat calls against 0.5-0.6 s of reading the snapshot). Below, starting the thread
- * costs about what the overlap saves.
+ * [size, mtimeMs, ctimeMs, ino] of each file, in order, started before the snapshot is read and awaited after
+ * (a worker thread for this overlapped them only above 20,000 files, and saved little there).
  */
-const MIN_FOR_WORKER = 20_000;
-
-/** [size, mtimeMs, ctimeMs, ino] of each file, in order. */
-export async function statFiles(
-  dir: string,
-  paths: readonly string[],
-  minForWorker = MIN_FOR_WORKER,
-): Promise<Float64Array<ArrayBuffer>> {
-  if (paths.length >= minForWorker) {
-    return runWorker<Float64Array<ArrayBuffer>>(
-      new URL("./stat-worker.ts", import.meta.url),
-      { dir, paths },
-      "the stat worker",
-    );
-  }
+export async function statFiles(dir: string, paths: readonly string[]): Promise<Float64Array<ArrayBuffer>> {
   return statAll(dir, paths);
 }
 

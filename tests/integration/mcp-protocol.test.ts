@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import type { Request, Response } from "express";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import { buildSample } from "../helpers/build.ts";
 import { JSON_HEADERS, legacySession, MODERN_META, modern, rpc } from "../helpers/mcp-http.ts";
