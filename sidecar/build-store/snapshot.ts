@@ -57,8 +57,6 @@ export interface Snapshot {
   lastModified: string | undefined;
   /** Parsed JSON resources, for MCP tools and resources. */
   json(urlPath: string): unknown;
-  /** The exact bytes of the review at `rank` inside reviews.json (what JSON.stringify of it gives). */
-  reviewBytes(rank: number): Buffer;
 }
 
 export class BuildMismatchError extends Error {
@@ -169,7 +167,6 @@ export async function loadSnapshot(distDir: string, baseUrl: string): Promise<Sn
   );
   const parsed = new Map<string, unknown>();
   return {
-    reviewBytes: index.reviewBytes,
     manifest,
     files,
     dataset: { business: index.business, aggregate_rating: index.aggregateRating },

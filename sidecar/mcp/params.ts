@@ -6,7 +6,7 @@
 // cannot disagree.
 import { ClientCapabilitiesSchema, ImplementationSchema, RequestMetaSchema } from "@modelcontextprotocol/core";
 import * as z from "zod";
-import { isObject, type RpcId, type RpcMessage, type RpcProblem } from "./json-rpc.ts";
+import type { RpcId, RpcMessage, RpcProblem } from "./json-rpc.ts";
 
 const meta = { _meta: z.record(z.string(), z.unknown()).optional() };
 /** What the SDK's transport asks of every 2025 request's params before a handler runs. */
@@ -28,12 +28,6 @@ const PARAMS: Record<string, z.ZodType> = {
   "resources/read": z.looseObject({ ...meta, uri: z.string() }),
   "prompts/get": z.looseObject({ ...meta, name: z.string(), arguments: z.record(z.string(), z.string()).optional() }),
 };
-
-/** The usual tools/call params, recognised without zod (the schema above stays the word on anything else). */
-export const plainToolsCall = (p: Record<string, unknown>) =>
-  typeof p.name === "string" &&
-  (p.arguments === undefined || isObject(p.arguments)) &&
-  (p._meta === undefined || isObject(p._meta));
 
 const describe = (issue: z.core.$ZodIssue) =>
   `params.${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`;
@@ -57,7 +51,6 @@ export function paramsProblem(message: RpcMessage, era: "modern" | "legacy" = "l
     if (!checked.success) return problem(checked.error.issues);
   }
   if (era === "modern" && message.method === "initialize") return undefined;
-  if (message.method === "tools/call" && plainToolsCall(params)) return undefined;
   const schema = Object.hasOwn(PARAMS, message.method) ? PARAMS[message.method] : undefined;
   const parsed = schema?.safeParse(params);
   return parsed && !parsed.success ? problem(parsed.error.issues) : undefined;
