@@ -7,7 +7,7 @@ import { packReviews, startIndexing, unpackReviews } from "../../src/build/write
 import { publishDataset } from "../../src/domain/publish-reviews.ts";
 import { encodeReviewIndex, indexCatalog, serialiseDataset } from "../../src/domain/search/index-writer.ts";
 import { validateContent } from "../../src/domain/validate-content.ts";
-import { SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 async function sampleDataset() {
   const raw = await readContent(SAMPLE_CONTENT);
