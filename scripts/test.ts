@@ -42,6 +42,9 @@ function runNodeTest(list: string[], concurrency: number): Promise<number> {
   const args = [
     "--test",
     `--test-concurrency=${concurrency}`,
+    // A test process ends when its tests have, even if a failed test left a server or child running; its exit
+    // cleanups (tests/helpers/cleanup.ts) then stop them.
+    "--test-force-exit",
     // Every test process, also one whose file imports no helper, gets its own CONTENT_DIR, DIST_DIR,
     // BUILD_CACHE_DIR and DATA_DIR and cleans up at exit.
     "--import=./tests/helpers/paths.ts",
