@@ -1,4 +1,5 @@
 // npm run build: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a readable list on bad content.
+import "../src/require-node-version.ts";
 import { onHugePages, restartWithHugePages } from "../src/build/huge-pages.ts";
 import { readLineFilesEarly } from "../src/build/line-file.ts";
 import { loadConfig } from "../src/config.ts";

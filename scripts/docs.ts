@@ -1,4 +1,5 @@
 // npm run docs: rewrites the generated reference tables in docs/; `-- --check` only reports whether they are current.
+import "../src/require-node-version.ts";
 import { readFile, writeFile } from "node:fs/promises";
 import { generatedBlocks, noteCoverage, readBlock, writeBlock } from "./docs/reference-tables.ts";
 

@@ -2,6 +2,7 @@
 // Picks the test files of a part, checks that what the part needs is installed (saying how to install what is
 // not), and runs them with node:test, several files at once: each test file runs in its own process with its
 // own temporary folders, databases and ports (tests/helpers/paths.ts), so files share no state.
+import "../src/require-node-version.ts";
 import { spawn } from "node:child_process";
 import { glob } from "node:fs/promises";
 import { availableParallelism } from "node:os";

@@ -1,4 +1,5 @@
 // npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; app.ts assembles.
+import "../src/require-node-version.ts";
 import { createServer, type Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { type RequestHandler, Router } from "express";
