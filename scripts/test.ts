@@ -3,10 +3,12 @@
 // not), and runs them with node:test, several files at once: each test file runs in its own process with its
 // own temporary folders, databases and ports (tests/helpers/paths.ts), so files share no state.
 import "../src/require-node-version.ts";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { glob } from "node:fs/promises";
-import { availableParallelism } from "node:os";
-import { basename } from "node:path";
+import { availableParallelism, tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { writeSampleContent } from "./content-generator/sample.ts";
 import { missingPrerequisites } from "./test/prerequisites.ts";
 
 const PARTS = ["unit", "system", "slow", "all"] as const;
@@ -38,7 +40,29 @@ async function filesOf(part: Part): Promise<string[]> {
   return [...unitAndPackages.filter(isSlow), ...system, ...unitAndPackages.filter((f) => !isSlow(f))];
 }
 
-function runNodeTest(list: string[], concurrency: number): Promise<number> {
+/**
+ * Most system test files build the sample once; each would bundle the pages with Astro first (a few CPU-seconds)
+ * because its BUILD_CACHE_DIR starts empty. One build here keeps a bundle that tests/helpers/paths.ts copies into
+ * each test process's own cache, so a build of unchanged code is data-only there too, as on a developer's machine.
+ */
+async function seedAstroBundle(dir: string): Promise<string | undefined> {
+  const content = join(dir, "content");
+  await writeSampleContent(content);
+  const env = {
+    ...process.env,
+    CONTENT_DIR: content,
+    DIST_DIR: join(dir, "dist"),
+    BUILD_CACHE_DIR: join(dir, "cache"),
+  };
+  const run = spawnSync(process.execPath, ["scripts/build.ts"], { env: { ...env, BASE_URL: "http://localhost:4321" } });
+  if (run.status !== 0) {
+    console.error(`(the sample did not build, so each test file bundles its own pages)\n${run.stderr}`);
+    return undefined;
+  }
+  return join(dir, "cache", "astro-bundle");
+}
+
+function runNodeTest(list: string[], concurrency: number, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!list.length) return Promise.resolve(0);
   const args = [
     "--test",
@@ -51,7 +75,7 @@ function runNodeTest(list: string[], concurrency: number): Promise<number> {
     "--import=./tests/helpers/paths.ts",
     ...list,
   ];
-  const child = spawn(process.execPath, args, { stdio: "inherit" });
+  const child = spawn(process.execPath, args, { stdio: "inherit", env });
   // Ctrl-C reaches the runner and its test processes alike; the runner just waits for them to clean up.
   const ignore = () => undefined;
   process.on("SIGINT", ignore);
@@ -91,7 +115,16 @@ if (part !== "unit" || given.length) {
 const started = Date.now();
 const together = list.filter((f) => !ALONE_FILES.has(basename(f)));
 const alone = list.filter((f) => ALONE_FILES.has(basename(f)));
-let code = await runNodeTest(together, concurrency);
-if (alone.length) code = (await runNodeTest(alone, 1)) || code;
+const seedDir = mkdtempSync(join(tmpdir(), "rps-seed-"));
+let code = 1;
+try {
+  const systemFiles = list.filter((f) => f.startsWith("tests/") && !f.startsWith("tests/unit/")).length;
+  const bundle = systemFiles >= 5 ? await seedAstroBundle(seedDir) : undefined;
+  const env = bundle ? { ...process.env, RPS_TEST_ASTRO_BUNDLE: bundle } : process.env;
+  code = await runNodeTest(together, concurrency, env);
+  if (alone.length) code = (await runNodeTest(alone, 1, env)) || code;
+} finally {
+  rmSync(seedDir, { recursive: true, force: true });
+}
 console.log(`${part}: ${list.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(code);
