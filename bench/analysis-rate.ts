@@ -5,10 +5,12 @@
 
 import { sampleBusiness } from "../scripts/content-generator/business.ts";
 import { generateReviews } from "../scripts/content-generator/generate.ts";
-import { cpuSeconds } from "../scripts/eval/throughput.ts";
 import { createAnalyser } from "../src/build/analysis/analyse-in-workers.ts";
 import { cacheLine } from "../src/build/analysis/cache-line.ts";
 import { BusinessContent, ReviewContent } from "../src/domain/schemas/content.ts";
+
+/** CPU time (user and system, every thread) of a process.cpuUsage() difference, in seconds. */
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
 export interface AnalysisRate {
   reviews: number;

@@ -1,12 +1,10 @@
 // npm run build [-- --strict] [-- --timings]: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a
 // readable list on bad content; with --strict also on a file the build would ignore (a review outside reviews/).
 import "../src/require-node-version.ts";
-import { onHugePages, restartWithHugePages } from "../src/build/huge-pages.ts";
 import { readLineFilesEarly } from "../src/build/line-file.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
 
-restartWithHugePages();
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 try {
   const config = loadConfig();
@@ -27,10 +25,8 @@ try {
     const { user, system } = process.cpuUsage();
     const cpu = { total: Math.round((user + system) / 1000) };
     const path = dataOnly ? "data-only" : "full";
-    // hugePages: whether this process runs with glibc's malloc on transparent huge pages (huge-pages.ts).
-    const hugePages = onHugePages(process.env.GLIBC_TUNABLES);
     const total = Math.round(performance.now());
-    console.log(JSON.stringify({ timings: { ...timings, total }, path, cpu, hugePages }));
+    console.log(JSON.stringify({ timings: { ...timings, total }, path, cpu }));
   }
 } catch (e) {
   if (e instanceof ContentError) {

@@ -2,14 +2,12 @@
 // One command for CI and people (README: "Publishing"); the steps are in src/deploy/publish.ts. Exit 1 on failure.
 import "../src/require-node-version.ts";
 import { parseArgs } from "node:util";
-import { restartWithHugePages } from "../src/build/huge-pages.ts";
 import { loadConfig } from "../src/config.ts";
 import { previousDir } from "../src/deploy/hand-over.ts";
 import { publish } from "../src/deploy/publish.ts";
 import { PublishError } from "../src/deploy/publish-errors.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
 
-restartWithHugePages(); // it builds (src/build/huge-pages.ts says why)
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
 
 try {

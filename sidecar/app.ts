@@ -1,19 +1,17 @@
 // Assembles the sidecar: one Express app serving the current build and the dynamic endpoints.
-import type { IncomingMessage, RequestListener } from "node:http";
+import type { RequestListener } from "node:http";
 import express, { type RequestHandler, type Router } from "express";
-import proxyAddr from "proxy-addr";
 import { ENTITY_KINDS, PAGE_PATHS } from "../src/domain/pages/site-paths.ts";
+import { WIDGET_DATA_DIR } from "../src/domain/widget/widget-paths.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import { cors, requestLog, urlLimit } from "./http/cross-cutting.ts";
 import { errorHandler, methodNotAllowed, notFound } from "./http/errors.ts";
-import { createFastPath } from "./http/fast-path.ts";
-import { badTarget, toOriginForm } from "./http/request-target.ts";
+import { requestTarget, toOriginForm } from "./http/request-target.ts";
 import type { Logger } from "./logger.ts";
-import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createPagesRouter, htmlNotFound } from "./routes/pages.ts";
 import { reviewsSearch, SEARCH_ROUTE } from "./routes/reviews-search.ts";
 import { reviewsSinceRoute, SINCE_ROUTE } from "./routes/reviews-since.ts";
-import { createStaticHandler, staticAnswers, staticMethodGuard } from "./routes/static-files.ts";
+import { staticFiles, staticMethodGuard } from "./routes/static-files.ts";
 
 export interface AppDeps {
   store: BuildStore;
@@ -24,18 +22,16 @@ export interface AppDeps {
   distDir?: string;
   /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For to believe. */
   trustProxy?: number | string[];
-  /**
-   * Answer repeats of the hottest GET/HEAD requests before Express (http/fast-path.ts; default true). Off, every
-   * request takes the general path: what tests compare the fast path against.
-   */
-  fastPath?: boolean;
-  /** Repeated MCP tools/call requests answered before Express (mcp/prepared-calls.ts); off with fastPath. */
-  mcpLane?: PostLane;
 }
 
-/** The pages rendered on demand, as Express paths: other methods than GET and HEAD get 405 there. */
+/**
+ * The pages rendered on demand, and the widget's files (one may be asked for with an unknown id), as Express paths:
+ * other methods than GET and HEAD get 405 there.
+ */
 const PAGE_ROUTES = [
   PAGE_PATHS.search,
+  PAGE_PATHS.widget,
+  `${WIDGET_DATA_DIR}:kind/:file`,
   PAGE_PATHS.reviews,
   `${PAGE_PATHS.reviews}:id`,
   `${PAGE_PATHS.reviews}page/:n`,
@@ -45,32 +41,24 @@ const readOnly = methodNotAllowed("GET, HEAD");
 const onlyReads: RequestHandler = (req, res, next) =>
   req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" ? next() : readOnly(req, res, next);
 
-/**
- * The request listener: repeats of hot GET/HEAD requests on the fast path, then static files of the current
- * build, everything else through Express.
- */
-export function createApp({
-  store,
-  logger,
-  routers = [],
-  distDir,
-  trustProxy,
-  fastPath = true,
-  mcpLane,
-}: AppDeps): RequestListener {
+/** The request listener: every request goes through one Express app. */
+export function createApp({ store, logger, routers = [], distDir, trustProxy }: AppDeps): RequestListener {
   const app = express();
   if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(urlLimit, requestLog(logger), cors, badTarget);
-  app.use(staticMethodGuard(store));
+  app.use(
+    urlLimit,
+    requestLog(logger),
+    requestTarget(() => store.current().manifest.base_url),
+    cors,
+  );
+  app.use(staticFiles(store), staticMethodGuard(store));
 
-  const search = reviewsSearch(store);
-  const since = reviewsSinceRoute(store);
-  app.get(SEARCH_ROUTE, search.handler);
+  app.get(SEARCH_ROUTE, reviewsSearch(store));
   app.all(SEARCH_ROUTE, methodNotAllowed("GET, HEAD"));
-  app.get(SINCE_ROUTE, since.handler);
+  app.get(SINCE_ROUTE, reviewsSinceRoute(store));
   app.all(SINCE_ROUTE, methodNotAllowed("GET, HEAD"));
   for (const router of routers) app.use(router);
   if (distDir) {
@@ -79,19 +67,8 @@ export function createApp({
   }
   app.use((req, _res, next) => next(notFound(req.path)));
   app.use(errorHandler(logger));
-  // Express's own reading of the client's address (req.ip), for the lines logged before Express.
-  const trust = app.get("trust proxy fn") as (addr: string, i: number) => boolean;
-  const clientAddress = (req: IncomingMessage) => proxyAddr(req, trust);
-  // The fast path answers every static file itself (prepared answers), so the general static handler is only
-  // the path without it (what tests compare the fast path against).
-  const beforeExpress = fastPath
-    ? createFastPath({ store, logger, clientAddress, staticAnswer: staticAnswers(), routes: [search.fast, since.fast] })
-    : createStaticHandler(store, logger, clientAddress);
-  const posts: PostLane = fastPath && mcpLane ? mcpLane : () => false;
   return (req, res) => {
     toOriginForm(req);
-    if (req.method === "POST") {
-      if (!posts(req, res, () => app(req, res), clientAddress)) app(req, res);
-    } else if (!beforeExpress(req, res)) app(req, res);
+    app(req, res);
   };
 }

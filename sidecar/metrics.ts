@@ -2,24 +2,19 @@
 // included), HTTP request durations labelled by route pattern (bounded: never a raw path), the build, and the
 // hub. Other parts import the named metrics from here (e.g. `metrics.mcpRequests` for MCP methods).
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { Counter, collectDefaultMetrics, Gauge, type Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
+import type { HubMetrics } from "./hub/hub-metrics.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
 
 const PREFIX = "reviews_";
-
-export interface HubMetrics {
-  delivered: Counter;
-  failed: Counter;
-  removed: Counter<"reason">;
-}
 
 export type HubStatsSource = Pick<HubStore, "stats">;
 
 export interface Metrics {
   registry: Registry;
-  httpDuration: RequestDurations;
+  httpDuration: Histogram<"method" | "route" | "status">;
   hub: HubMetrics;
   /** MCP JSON-RPC requests by method (the MCP route increments it). */
   mcpRequests: Counter<"method">;
@@ -33,79 +28,6 @@ export interface Metrics {
 
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
-interface DurationSeries {
-  labels: { method: string; route: string; status: string };
-  /** Observations per bucket (not cumulative); the last one is above the largest bound. */
-  buckets: number[];
-  count: number;
-  sum: number;
-}
-
-/**
- * The request-duration histogram, exposed exactly as prom-client's Histogram exposes the same observations
- * (same names, label order, cumulative buckets, +Inf, _sum, _count; a unit test compares the texts), but
- * recorded at a fraction of the cost: one Map lookup per request instead of label validation, hashing and a
- * timer closure (measured: about 2.5 µs of a 304's 40-60 µs; issue 15).
- */
-export class RequestDurations {
-  readonly name: string;
-  readonly help: string;
-  readonly type = "histogram";
-  readonly aggregator = "sum";
-  private series = new Map<string, DurationSeries>();
-
-  constructor(name: string, help: string, registry: Registry) {
-    this.name = name;
-    this.help = help;
-    registry.registerMetric(this as unknown as Histogram);
-  }
-
-  observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.series.get(key);
-    if (series === undefined) {
-      series = {
-        labels: { method, route, status: String(status) },
-        buckets: new Array(DURATION_BUCKETS.length + 1).fill(0),
-        count: 0,
-        sum: 0,
-      };
-      this.series.set(key, series);
-    }
-    let i = 0;
-    while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]) i++;
-    series.buckets[i]++;
-    series.count++;
-    series.sum += seconds;
-  }
-
-  /** prom-client's metric shape: what the registry formats (the bucket bound first, then the series' labels). */
-  async get() {
-    const bucket = `${this.name}_bucket`;
-    const values: {
-      value: number;
-      labels: Record<string, string | number>;
-      metricName: string;
-      exemplar: null | undefined;
-    }[] = [];
-    for (const { labels, buckets, count, sum } of this.series.values()) {
-      let cumulative = 0;
-      DURATION_BUCKETS.forEach((le, i) => {
-        cumulative += buckets[i];
-        values.push({ value: cumulative, metricName: bucket, exemplar: null, labels: { le, ...labels } });
-      });
-      values.push({ value: count, metricName: bucket, exemplar: null, labels: { le: "+Inf", ...labels } });
-      values.push({ value: sum, metricName: `${this.name}_sum`, exemplar: undefined, labels: { ...labels } });
-      values.push({ value: count, metricName: `${this.name}_count`, exemplar: undefined, labels: { ...labels } });
-    }
-    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
-  }
-
-  reset(): void {
-    this.series.clear();
-  }
-}
-
 const STARTED = Symbol("started");
 type Timed = ServerResponse & { [STARTED]: number };
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -113,38 +35,35 @@ const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 const ROUTE_LABEL = Symbol("routeLabel");
 type Labelled = IncomingMessage & { [ROUTE_LABEL]?: string };
 
-/** The fast path (http/fast-path.ts) answers before Express: it names the route the general path would match. */
+/** For handlers that answer outside Express's routes (the build's static files): the label to count under. */
 export function setRouteLabel(req: IncomingMessage, label: string): void {
   (req as Labelled)[ROUTE_LABEL] = label;
 }
 
-/**
- * The route label: Express's matched route pattern (or the one the fast path named); "static" for files of the
- * build (answered before Express, which never saw the request, so it set no `req.res`); "unmatched" otherwise.
- */
+/** The route label: the one a handler named, else Express's matched route pattern, else "unmatched". */
 export function routeLabel(req: IncomingMessage): string {
   const named = (req as Labelled)[ROUTE_LABEL];
   if (named !== undefined) return named;
-  const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string; res?: ServerResponse };
+  const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
   if (typeof r.route?.path === "string") return `${r.baseUrl ?? ""}${r.route.path}`;
-  return r.res ? "unmatched" : "static";
+  return "unmatched";
 }
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
-  const httpDuration = new RequestDurations(
-    `${PREFIX}http_request_duration_seconds`,
-    "HTTP request duration by method, route pattern and status",
-    registry,
-  );
+  const httpDuration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: "HTTP request duration by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
   // One listener function for every response (no closure per request).
   function recordDuration(this: Timed): void {
     const method = this.req.method ?? "";
     httpDuration.observe(
-      KNOWN_METHODS.has(method) ? method : "other",
-      routeLabel(this.req),
-      this.statusCode,
+      { method: KNOWN_METHODS.has(method) ? method : "other", route: routeLabel(this.req), status: this.statusCode },
       (performance.now() - this[STARTED]) / 1000,
     );
   }

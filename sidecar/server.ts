@@ -1,30 +1,17 @@
-// npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; app.ts assembles.
+// npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; assemble.ts builds the sidecar.
 import "../src/require-node-version.ts";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { pathToFileURL } from "node:url";
-import { type RequestHandler, Router } from "express";
 import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
-import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
-import { API_VERSION } from "../src/domain/openapi.ts";
-import { createApp } from "./app.ts";
-import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
-import { warmSearchMemo } from "./build-store/search-memo.ts";
-import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
-import { pgRevocationStore } from "./db/pg-revocation-store.ts";
-import { createPool, pingDatabase } from "./db/pool.ts";
+import { assembleSidecar } from "./assemble.ts";
+import type { BuildStore } from "./build-store/build-store.ts";
 import { continueWithinLimits } from "./http/body-limit.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
-import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
-import { createHubRouter } from "./hub/hub-route.ts";
+import type { Hub } from "./hub/hub.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
-import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
-import type { PostLane } from "./mcp/prepared-calls.ts";
-import { createMetrics, mcpMethodLabel } from "./metrics.ts";
-import { createHealthRouter } from "./routes/health.ts";
-import { createMetricsRouter } from "./routes/metrics.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -34,89 +21,26 @@ export interface RunningSidecar {
   close(): Promise<void>;
 }
 
-type Mcp = ReturnType<typeof createMcpRouter>;
-
-/**
- * /mcp, with the MCP SDK and the tools' schemas loaded on the first request there (about 12 MB a sidecar that
- * only serves the site and the REST API never spends); the discovery documents are served without them.
- */
-function lazyMcpRouter(opts: McpOptions): Mcp {
-  let loaded: Promise<Mcp> | undefined;
-  let ready: Mcp | undefined;
-  const load = () => {
-    loaded ??= import("./mcp/mcp-route.ts").then((m) => (ready = m.createMcpRouter(opts)));
-    return loaded;
-  };
-  const handle: RequestHandler = (req, res, next) => void load().then((mcp) => mcp.router(req, res, next), next);
-  const router = Router();
-  router.use(createMcpDiscoveryRouter(opts.config.BASE_URL, opts.version));
-  router.all(MCP_PATH, handle);
-  // Until the first request to /mcp has loaded it, nothing is prepared: every request goes to the router.
-  const lane: PostLane = (req, res, general, clientAddress) =>
-    ready ? ready.lane(req, res, general, clientAddress) : false;
-  return { router, lane, close: async () => (loaded ? (await loaded).close() : undefined) };
-}
-
 export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
-  const store = await createBuildStore({
-    distDir: config.DIST_DIR,
-    baseUrl: config.BASE_URL,
-    logger,
-    prepare: warmSearchMemo,
-  });
-  const metrics = createMetrics();
-  metrics.observeBuild(store);
-  // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
-  // else SQLite in DATA_DIR and memory.
-  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
-  const rateLimitStores = pool && (await pgRateLimitStores(pool));
-  const mcp = lazyMcpRouter({
-    store,
-    logger,
-    version: API_VERSION,
-    config,
-    onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
-    revocations: pool
-      ? await pgRevocationStore(pool, (e) =>
-          logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
-        )
-      : undefined,
-  });
-  const hub = createHub({
-    config,
-    builds: store,
-    logger,
-    store: await openHubStore(config, pool),
-    metrics: metrics.hub,
-  });
-  metrics.observeHub(hub);
-  const hubRouter = createHubRouter(hub, {
-    perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
-    perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
-    store: rateLimitStores && ((name) => rateLimitStores(`hub-${name}`)),
-  });
-  let draining = false;
-  const health = createHealthRouter(store, {
-    draining: () => draining,
-    checks: pool ? [() => pingDatabase(pool)] : [],
-    warnings: () => hub.problems(),
-  });
-  const app = createApp({
-    store,
-    logger,
-    routers: [health, createMetricsRouter(metrics), mcp.router, hubRouter],
-    distDir: config.DIST_DIR,
-    trustProxy: config.TRUST_PROXY,
-    mcpLane: mcp.lane,
-  });
+  const sidecar = await assembleSidecar(config, logger);
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
-  const handle = limitConnections(server, metrics.instrument(app), logger);
+  const { listener, store, hub, state } = sidecar;
+  const handle = limitConnections(server, listener, logger);
   continueWithinLimits(server);
   server.on("request", (req, res) => {
     // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
     // a connection to an instance that stays instead of reusing one this instance is about to close.
-    if (draining) res.shouldKeepAlive = false;
+    if (state.draining) res.shouldKeepAlive = false;
     handle(req, res);
+  });
+  // Node hands CONNECT to a 'connect' listener with the bare socket (and drops the connection without one): it
+  // gets a response of Node's own on that socket, through the same app, which answers 501.
+  server.on("connect", (req, socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.once("finish", () => socket.end());
+    listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -136,15 +60,12 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
     hub,
     url,
     async close() {
-      draining = true;
+      state.draining = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      store.close();
-      await mcp.close();
-      await hub.close();
-      await pool?.end();
+      await sidecar.close();
     },
   };
 }

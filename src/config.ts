@@ -57,7 +57,7 @@ export const ConfigSchema = z
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     HUB_VERIFY_QUEUE_MAX: positiveInt.default(1000),
     HUB_VERIFY_QUEUE_MAX_PER_HOST: positiveInt.default(50),
-    MCP_SESSION_IDLE_SECONDS: positiveInt.default(1800),
+    MCP_SESSION_IDLE_SECONDS: positiveInt.default(300),
     MCP_MAX_SESSIONS: positiveInt.default(10000),
     MCP_MAX_SESSIONS_PER_CLIENT: positiveInt.default(20),
     MCP_UNINITIALIZED_SESSION_SECONDS: positiveInt.default(30),

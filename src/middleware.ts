@@ -4,11 +4,11 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "astro";
-import { PerBuildCache } from "../sidecar/build-store/per-build-cache.ts";
-import { etagMatches } from "../sidecar/http/conditional.ts";
-import { acceptedEncodings } from "../sidecar/http/encoding.ts";
-import { CACHE_API } from "../sidecar/http/headers.ts";
 import { sha256Hex, strongEtag } from "./domain/hash.ts";
+import { etagMatches } from "./domain/http/conditional.ts";
+import { acceptedEncodings } from "./domain/http/encoding.ts";
+import { PerBuildCache } from "./domain/per-build-cache.ts";
+import { CACHE_API } from "./domain/static-headers.ts";
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);

@@ -78,12 +78,13 @@ export const CONFIG_NOTES: Record<keyof typeof ConfigSchema.shape, string> = {
   HUB_VERIFY_QUEUE_MAX: "verifications of intent waiting or running, in all (503 beyond)",
   HUB_VERIFY_QUEUE_MAX_PER_HOST: "verifications waiting or running for one callback host (429 beyond)",
   MCP_SESSION_IDLE_SECONDS: "a 2025-revision MCP session idle this long expires",
-  MCP_MAX_SESSIONS: "live 2025-revision MCP sessions one instance tracks (503 beyond)",
-  MCP_MAX_SESSIONS_PER_CLIENT: "live 2025-revision MCP sessions per client address",
+  MCP_MAX_SESSIONS: "live 2025-revision MCP sessions one instance tracks (503 with Retry-After beyond)",
+  MCP_MAX_SESSIONS_PER_CLIENT:
+    "live 2025-revision MCP sessions per client address; at the cap the client's least valuable session (never initialized, then least recently used) ends to admit the new one",
   MCP_UNINITIALIZED_SESSION_SECONDS:
     "a session that never sent `notifications/initialized` expires after this idle time",
   MCP_SESSION_SECRET:
-    "key that signs MCP session ids; give every instance the same one so any instance accepts any session. Empty: a random key per process",
+    "key that signs MCP session ids; every instance with the same key accepts any session. Empty: with `DATABASE_URL`, a key stored once in the database and shared by the instances; without, a random key per process",
   BUILD_TEST_FAULT: "tests only: makes the build kill itself between its two renames",
   DATABASE_URL:
     "`postgres://…`: the hub's state, rate-limit counters and ended MCP sessions live in PostgreSQL, shared by several instances. Empty: SQLite in `DATA_DIR`, for one instance",

@@ -4,8 +4,8 @@
 // the bytes, outside the process's RSS. The descriptor is closed when nothing refers to the HeldFile any more
 // (a FinalizationRegistry: V8 decides when, usually at the next major GC after the build was switched out), so
 // no request, stream or index of the old build can ever read a closed or reused descriptor.
-import { close, fstat, open, read, readSync } from "node:fs";
-import type { Writable } from "node:stream";
+import { close, createReadStream, fstat, open, read, readSync } from "node:fs";
+import { pipeline, type Writable } from "node:stream";
 import { promisify } from "node:util";
 
 const openFd = promisify(open);
@@ -13,21 +13,6 @@ const fstatFd = promisify(fstat);
 const readFd = promisify(read);
 
 const closer = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
-
-/** Bytes per read while sending a held file to a client (nginx output_buffers 2 32k). */
-const STREAM_CHUNK = 32 * 1024;
-/** Chunks of one response written and not yet taken by the socket: a client that pipelines without reading holds little (bench: pipelining clients). */
-const CHUNKS_IN_FLIGHT = 2;
-/**
- * Chunk buffers kept for reuse (2 MiB); more in use at once are allocated and left to the GC. A fresh buffer per
- * chunk made each GET of a 75 MB reviews.json 2,300 buffers of garbage, which glibc's heap kept resident long after
- * V8 freed them (bench: the sidecar's RSS at steady state, 42 MB more after one such GET).
- */
-const SPARE_CHUNKS_MAX = 64;
-const spareChunks: Buffer[] = [];
-const giveBack = (chunk: Buffer) => {
-  if (spareChunks.length < SPARE_CHUNKS_MAX) spareChunks.push(chunk);
-};
 
 export class FileChangedError extends Error {}
 
@@ -76,53 +61,27 @@ export class HeldFile {
   }
 
   /**
-   * Writes the whole file to `out`, then ends it; a read error destroys `out` with it (the Content-Length already
-   * sent tells the client the body was cut). At most CHUNKS_IN_FLIGHT chunks wait in `out` at a time, and a chunk's
-   * buffer is reused once `out`'s write callback has run, so `out` must be done with a chunk's bytes by then, as a
-   * socket or an http.ServerResponse is (a stream that keeps the chunks it is given is not).
+   * Writes bytes [start, end) of the file to `out`, then ends it; a read error, or a file found shorter than it
+   * was at load, destroys `out` (the Content-Length already sent tells the client the body was cut). The stream
+   * reads by position through the held descriptor (never closing it) and waits for `out` to drain, so a slow
+   * reader holds one chunk, not the file.
    */
-  sendTo(out: Writable): void {
-    let at = 0;
-    let inFlight = 0;
-    let reading = false;
-    let stopped = false;
-    const stop = (err?: Error) => {
-      stopped = true;
-      if (err) out.destroy(err);
-    };
-    const pump = () => {
-      if (stopped || reading) return;
-      if (at >= this.size) {
-        if (inFlight === 0) {
-          stopped = true;
-          out.end();
-        }
-        return;
-      }
-      if (inFlight >= CHUNKS_IN_FLIGHT) return;
-      reading = true;
-      const chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(STREAM_CHUNK);
-      read(this.fd, chunk, 0, Math.min(STREAM_CHUNK, this.size - at), at, (err, n) => {
-        reading = false;
-        if (err || n === 0 || out.destroyed) {
-          giveBack(chunk);
-          return stop(
-            err ?? (n === 0 ? new FileChangedError(`${this.path} is shorter than when it was loaded`) : undefined),
-          );
-        }
-        at += n;
-        inFlight++;
-        out.write(n === chunk.length ? chunk : chunk.subarray(0, n), (writeErr) => {
-          inFlight--;
-          // After a failed write the socket may not be done with the bytes: that buffer is left to the GC.
-          if (writeErr) return stop();
-          giveBack(chunk);
-          pump();
-        });
-        pump();
-      });
-    };
-    pump();
+  sendTo(out: Writable, start = 0, end = this.size): void {
+    const length = end - start;
+    const source = createReadStream("", { fd: this.fd, start, end: end - 1, autoClose: false, emitClose: true });
+    let sent = 0;
+    source.on("data", (chunk) => {
+      sent += chunk.length;
+    });
+    // The listener keeps this HeldFile reachable while the stream runs, so its descriptor is not closed under it.
+    source.once("end", () => {
+      if (sent < length) out.destroy(new FileChangedError(`${this.path} is shorter than when it was loaded`));
+    });
+    if (length <= 0) {
+      out.end();
+      return;
+    }
+    pipeline(source, out, () => undefined);
   }
 }
 

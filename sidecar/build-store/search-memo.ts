@@ -3,8 +3,8 @@
 // is switched in, with the filter sets last asked of the old one, so the first requests after a reload do not
 // each pay a full search on the event loop (bench/reload.ts: longest stall and probe p99 during a reload).
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { PerBuildCache } from "../../src/domain/per-build-cache.ts";
 import { type Ordered, rememberMatches } from "../../src/domain/search/search-reviews.ts";
-import { PerBuildCache } from "./per-build-cache.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Rank entries kept per build across every remembered filter set. */

@@ -1,6 +1,7 @@
 // Ended MCP sessions shared through PostgreSQL (DATABASE_URL): an id ended on one instance is refused by every
 // instance. Each instance keeps the ended ids in memory and reads the ones ended elsewhere every second, so a
 // check never waits for the database; an id ended on another instance is refused within about a second.
+import { randomBytes } from "node:crypto";
 import { memoryRevocationStore, type RevocationStore } from "../mcp/revocation-store.ts";
 import { migrate } from "./migrate.ts";
 import type { Pool } from "./pool.ts";
@@ -8,9 +9,24 @@ import type { Pool } from "./pool.ts";
 const REVOCATION_MIGRATIONS = [
   `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
    CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
+  "CREATE TABLE mcp_session_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BYTEA NOT NULL);",
 ];
 
 export const REVOCATION_POLL_MS = 1_000;
+
+/**
+ * The key that signs session ids, the same for every instance on this database: the first instance stores a
+ * random one (ON CONFLICT keeps whichever came first), every instance reads it. Session ids only open public,
+ * read-only data, so the database is a fit place for it; MCP_SESSION_SECRET, when set, is used instead.
+ */
+export async function pgSessionKey(pool: Pool): Promise<Buffer> {
+  await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
+  await pool.query("INSERT INTO mcp_session_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING", [
+    randomBytes(32),
+  ]);
+  const { rows } = await pool.query<{ key: Buffer }>("SELECT key FROM mcp_session_key WHERE id = 1");
+  return rows[0].key;
+}
 /** Rows are read again this far back, so a row committed just after a read with an earlier clock is not missed. */
 const OVERLAP_MS = 10_000;
 

@@ -57,7 +57,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json({ issues: [{ path: ["(path)"], code: "invalid_encoding", message }] });
       return;
     }
-    if (status >= 500 || status < 400) {
+    // A 5xx of our own (501) says what it means; any other error hides its details.
+    if ((status >= 500 && !(e instanceof HttpError)) || status < 400) {
       logger.error(
         { event: "http.unhandled", method: req.method, path: req.path, err: (err as Error)?.stack ?? String(err) },
         "request failed",

@@ -2,10 +2,10 @@
 // host. Pending deliveries live in the store, so a restart, or another instance, resumes them (at-least-once).
 import { createHmac } from "node:crypto";
 import type { Logger } from "../logger.ts";
-import type { HubMetrics } from "../metrics.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
 import { claimWindowMs } from "./hub-limits.ts";
+import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey } from "./hub-request.ts";
 import type { Delivery, HubStore } from "./hub-store.ts";
 import type { StoreHealth } from "./store-health.ts";

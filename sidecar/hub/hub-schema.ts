@@ -59,7 +59,7 @@ export const HUB_SQLITE_MIGRATIONS = [
      FOREIGN KEY (topic, callback) REFERENCES subscriptions (topic, callback) ON DELETE CASCADE
    );
    CREATE INDEX deliveries_due ON deliveries (next_at);`,
-  // Issue 11/12: pending verifications persisted before the 202; topic versions so that a change is enqueued
+  // Pending verifications persisted before the 202; topic versions so that a change is enqueued
   // once; a generation so that a change enqueued while a delivery is in flight is not lost.
   `ALTER TABLE deliveries ADD COLUMN sha256 TEXT;
    ALTER TABLE deliveries ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;

@@ -1,11 +1,11 @@
 // One low-level MCP server over the current build. It holds no state between requests (each one reads the
-// build current when it arrives), so one instance can serve many requests and any instance can answer any.
+// build current when it arrives), so any instance can answer any request.
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { MCP_REVISIONS } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
-import { readResource, resourceTemplates, staticResources } from "./resources.ts";
-import { callToolResult, type PreparedResult, toolResult } from "./tool-results.ts";
+import { listResources, readResource, resourceTemplates } from "./resources.ts";
+import { callToolResult, toolResult } from "./tool-results.ts";
 import { TOOL_LIST, TOOLS } from "./tools/index.ts";
 
 export interface McpServerDeps {
@@ -17,16 +17,11 @@ export interface McpServerDeps {
 const INSTRUCTIONS =
   "Read-only access to one business's verified customer reviews. Start with get_business for ids, then search_reviews or get_insights.";
 
-export interface McpServerHooks {
-  /** Told the prepared result of a tools/call before the SDK sends it (a transport may splice its bytes). */
-  prepared?(requestId: string | number, result: PreparedResult): void;
-}
-
 const failure = (issues: unknown) =>
   // No structuredContent on failure: clients validate it against the outputSchema, which describes success.
   ({ isError: true, content: [{ type: "text" as const, text: JSON.stringify({ issues }) }] });
 
-export function createMcpServer(deps: McpServerDeps, hooks: McpServerHooks = {}): Server {
+export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(
     { name: "reviews-publication-service", title: "Verified customer reviews", version: deps.version },
     {
@@ -35,10 +30,9 @@ export function createMcpServer(deps: McpServerDeps, hooks: McpServerHooks = {})
       supportedProtocolVersions: MCP_REVISIONS,
     },
   );
-  const resources = staticResources(deps.baseUrl).map(({ path: _p, ...r }) => r);
 
   server.setRequestHandler("tools/list", () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler("tools/call", (request, ctx) => {
+  server.setRequestHandler("tools/call", (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool)
       throw new ProtocolError(
@@ -48,10 +42,9 @@ export function createMcpServer(deps: McpServerDeps, hooks: McpServerHooks = {})
     const raw = (request.params.arguments ?? {}) as Record<string, unknown>;
     const result = toolResult(deps.store.current(), tool, raw);
     if ("issues" in result) return failure(result.issues);
-    hooks.prepared?.(ctx.mcpReq.id, result);
     return callToolResult(result);
   });
-  server.setRequestHandler("resources/list", () => ({ resources }));
+  server.setRequestHandler("resources/list", () => ({ resources: listResources(deps.store.current(), deps.baseUrl) }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates }));
   server.setRequestHandler("resources/read", (request) =>
     readResource(deps.store.current(), deps.baseUrl, request.params.uri),

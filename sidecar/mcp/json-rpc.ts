@@ -10,9 +10,6 @@ export interface RpcMessage {
   params?: Record<string, unknown>;
 }
 
-/** How a message serialised with "jsonrpc" then "id" first begins, up to its id (answers are written so). */
-export const ID_HEAD = '{"jsonrpc":"2.0","id":';
-
 export interface RpcProblem {
   code: number;
   message: string;

@@ -5,21 +5,19 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
 import { MCP_MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { MCP_PATH } from "../../src/domain/mcp-discovery.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 import { refuseDeclaredOver } from "../http/body-limit.ts";
+import { isOwnAuthority } from "../http/request-target.ts";
 import type { Logger } from "../logger.ts";
 import { createMcpServer, type McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpDiscoveryRouter } from "./discovery-route.ts";
-import { jsonBody } from "./json-body.ts";
 import { classifyBody, type RpcMessage } from "./json-rpc.ts";
 import { endSession, legacyLeg } from "./legacy-leg.ts";
-import { modernLane } from "./modern-lane.ts";
 import { paramsProblem } from "./params.ts";
-import { type PostLane, preparedCalls } from "./prepared-calls.ts";
 import { MODERN_REVISIONS } from "./revisions.ts";
 import { memoryRevocationStore, type RevocationStore } from "./revocation-store.ts";
 import { rpcError } from "./rpc-error.ts";
@@ -43,30 +41,20 @@ export interface McpOptions {
   config: McpConfig;
   /** Shared with the other instances when they share PostgreSQL; in memory otherwise. */
   revocations?: RevocationStore;
-  /** Hook for the metrics module (issue 12): MCP requests by method and protocol era. */
+  /** The key that signs session ids when MCP_SESSION_SECRET is not set: the database's, shared by instances. */
+  sharedSessionKey?: Buffer;
+  /** Counts MCP requests by method and protocol era (metrics). */
   onRequest?: (method: string, era: "modern" | "legacy") => void;
 }
-
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 /**
  * DNS rebinding: a page on a hostile name that resolves to this server must not reach it, so the Host must
  * be ours. Origin is not checked: the data is public and read-only, so any site may call /mcp (CORS).
  */
-function hostAllowed(baseUrl: string): (req: IncomingMessage) => boolean {
-  const base = new URL(baseUrl);
-  return (req) => {
-    const host = (req.headers.host ?? "").toLowerCase();
-    const port = req.socket.localPort;
-    return host === base.host || LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`);
-  };
-}
-
 function hostGuard(baseUrl: string): RequestHandler {
-  const allowed = hostAllowed(baseUrl);
   const base = new URL(baseUrl);
   return (req, res, next) => {
-    if (allowed(req)) return next();
+    if (isOwnAuthority(baseUrl, req.headers.host ?? "", req.socket.localPort)) return next();
     const host = (req.headers.host ?? "").toLowerCase();
     rpcError(res, 403, -32600, `Host ${host || "(none)"} is not allowed; use ${base.host}`);
   };
@@ -92,25 +80,27 @@ function isModern(req: IncomingMessage, message: RpcMessage): boolean {
   return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-/** A key every instance derives the same way from the configured secret; a random one for a lone instance. */
-const sessionKey = (secret: string | undefined) =>
-  secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : randomBytes(32);
+/**
+ * A key every instance derives the same way from the configured secret; else the one instances on one database
+ * share; else a random one for a lone instance.
+ */
+const sessionKey = (secret: string | undefined, shared: Buffer | undefined) =>
+  secret ? createHmac("sha256", secret).update("mcp-session-id").digest() : (shared ?? randomBytes(32));
 
-export function createMcpRouter(opts: McpOptions): {
-  router: Router;
-  /** Repeated tools/call requests answered before Express (prepared-calls.ts); for createApp. */
-  lane: PostLane;
-  close(): Promise<void>;
-} {
+export function createMcpRouter(opts: McpOptions): { router: Router; close(): Promise<void> } {
   const { config } = opts;
   const deps: McpServerDeps = { store: opts.store, baseUrl: config.BASE_URL, version: opts.version };
   const revocations = opts.revocations ?? memoryRevocationStore();
-  const sessions = sessionRegistry(sessionTokens(sessionKey(config.MCP_SESSION_SECRET)), revocations, {
-    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
-    uninitializedMs: config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000,
-    maxSessions: config.MCP_MAX_SESSIONS,
-    maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
-  });
+  const sessions = sessionRegistry(
+    sessionTokens(sessionKey(config.MCP_SESSION_SECRET, opts.sharedSessionKey)),
+    revocations,
+    {
+      idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
+      uninitializedMs: config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000,
+      maxSessions: config.MCP_MAX_SESSIONS,
+      maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
+    },
+  );
   const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
   const onerror = (error: Error) => opts.logger.warn({ event: "mcp.error", err: error.message });
   const modern = createMcpHandler(() => createMcpServer(deps), {
@@ -121,16 +111,7 @@ export function createMcpRouter(opts: McpOptions): {
     onerror,
   });
   const modernNode = toNodeHandler(modern);
-  const fast = modernLane(deps);
   const legacy = legacyLeg(deps, sessions, clientOf);
-  const prepared = preparedCalls({
-    store: opts.store,
-    logger: opts.logger,
-    hostAllowed: hostAllowed(config.BASE_URL),
-    eraOf: (req, message) => (isModern(req, message) ? "modern" : "legacy"),
-    sessionValid: async (id, client) => (await sessions.resolve(id, client)).ok,
-    onRequest: opts.onRequest,
-  });
 
   const sweepEvery = Math.min(config.MCP_UNINITIALIZED_SESSION_SECONDS * 1000, 60_000);
   const sweeper = setInterval(async () => {
@@ -147,12 +128,8 @@ export function createMcpRouter(opts: McpOptions): {
     // 200, as the SDK answers errors raised while handling a request.
     if (bad) return rpcError(res, 200, bad.code, bad.message, bad.id);
     for (const m of body.batch ? body.messages : [body.message]) opts.onRequest?.(m.method ?? "(response)", era);
-    if (era === "modern") {
-      const answer = body.batch ? undefined : await fast.serve(req, res, body.message);
-      if (answer) return prepared.keep(req, answer);
-      return modernNode(req, res, req.body);
-    }
-    prepared.keep(req, await legacy.handle(req, res, body));
+    if (era === "modern") return modernNode(req, res, req.body);
+    await legacy(req, res, body);
   };
 
   const parseErrors: ErrorRequestHandler = (err, req, res, next) => {
@@ -175,7 +152,7 @@ export function createMcpRouter(opts: McpOptions): {
     MCP_PATH,
     jsonContentType,
     refuseDeclaredOver(MCP_MAX_BODY_BYTES, tooLarge),
-    jsonBody(MCP_MAX_BODY_BYTES),
+    express.json({ limit: MCP_MAX_BODY_BYTES, strict: false }),
     handlePost,
     parseErrors,
   );
@@ -186,12 +163,9 @@ export function createMcpRouter(opts: McpOptions): {
 
   return {
     router,
-    lane: prepared.lane,
     async close() {
       clearInterval(sweeper);
       await modern.close();
-      await legacy.close();
-      await fast.close();
       await revocations.close();
     },
   };

@@ -1,7 +1,8 @@
 // Legacy (2025) MCP sessions: ids any instance can verify (session-token.ts), ends shared through the
 // revocation store, and per-instance bookkeeping that bounds what one client can hold: live sessions per
-// client address, a short expiry for sessions that never sent notifications/initialized, an idle expiry
-// and a maximum age. A session costs one small entry here: the protocol work is per request.
+// client address (at the cap, its least valuable session is ended to admit the new one, so a client that never
+// says DELETE is never locked out), a short expiry for sessions that never sent notifications/initialized, an
+// idle expiry and a maximum age. A session costs one small entry here: the protocol work is per request.
 import type { RevocationStore } from "./revocation-store.ts";
 import type { SessionClaims, SessionTokens } from "./session-token.ts";
 
@@ -24,42 +25,79 @@ interface Entry {
   initialized: boolean;
 }
 
-export type OpenOutcome = { ok: true; id: string } | { ok: false; reason: "too_many" | "too_many_for_client" };
+export type OpenOutcome = { ok: true; id: string } | { ok: false; reason: "too_many"; retryAfterMs: number };
 export type ResolveOutcome = { ok: true; claims: SessionClaims } | { ok: false };
 
 export function sessionRegistry(tokens: SessionTokens, revocations: RevocationStore, limits: SessionLimits) {
   const live = new Map<string, Entry>();
-  const perClient = new Map<string, number>();
+  const perClient = new Map<string, Set<string>>();
+  const countOf = (client: string) => perClient.get(client)?.size ?? 0;
 
   const track = (id: string, entry: Entry) => {
     live.set(id, entry);
-    perClient.set(entry.client, (perClient.get(entry.client) ?? 0) + 1);
+    let ids = perClient.get(entry.client);
+    if (!ids) {
+      ids = new Set();
+      perClient.set(entry.client, ids);
+    }
+    ids.add(id);
   };
   const untrack = (id: string) => {
     const entry = live.get(id);
     if (!entry) return;
     live.delete(id);
-    const n = (perClient.get(entry.client) ?? 1) - 1;
-    if (n > 0) perClient.set(entry.client, n);
-    else perClient.delete(entry.client);
+    const ids = perClient.get(entry.client);
+    ids?.delete(id);
+    if (ids?.size === 0) perClient.delete(entry.client);
   };
   const end = async (id: string, issuedAt: number) => {
     untrack(id);
     await revocations.revoke(id, issuedAt + MCP_SESSION_MAX_AGE_MS);
   };
 
-  const expired = (e: Entry, now: number) => {
-    const idle = now - e.lastSeen;
-    return idle > limits.idleMs || (!e.initialized && idle > limits.uninitializedMs);
+  /** When the entry expires if it stays idle. */
+  const expiresAt = (e: Entry) =>
+    e.lastSeen + (e.initialized ? limits.idleMs : Math.min(limits.idleMs, limits.uninitializedMs));
+  const expired = (e: Entry, now: number) => now > expiresAt(e);
+
+  /** The client's session to end for a new one: one never initialized first, then the least recently used. */
+  const leastValuable = (client: string): [string, Entry] | undefined => {
+    let pick: [string, Entry] | undefined;
+    for (const id of perClient.get(client) ?? []) {
+      const e = live.get(id) as Entry;
+      const better =
+        !pick ||
+        (pick[1].initialized && !e.initialized) ||
+        (pick[1].initialized === e.initialized && e.lastSeen < pick[1].lastSeen);
+      if (better) pick = [id, e];
+    }
+    return pick;
+  };
+
+  const sweep = async (now: number): Promise<number> => {
+    const ended: [string, Entry][] = [];
+    for (const [id, e] of live) if (expired(e, now)) ended.push([id, e]);
+    await Promise.all(ended.map(([id, e]) => end(id, e.issuedAt)));
+    return ended.length;
   };
 
   return {
     size: () => live.size,
 
-    /** A new session for `client` (its address), if the limits leave room. */
-    open(client: string, version: string, now = Date.now()): OpenOutcome {
-      if (live.size >= limits.maxSessions) return { ok: false, reason: "too_many" };
-      if ((perClient.get(client) ?? 0) >= limits.maxPerClient) return { ok: false, reason: "too_many_for_client" };
+    /**
+     * A new session for `client` (its address). At the client's cap its least valuable session is ended first;
+     * at the instance's cap, when no session has expired, the answer says when the first one will.
+     */
+    async open(client: string, version: string, now = Date.now()): Promise<OpenOutcome> {
+      if (countOf(client) >= limits.maxPerClient) {
+        const victim = leastValuable(client);
+        if (victim) await end(victim[0], victim[1].issuedAt);
+      }
+      if (live.size >= limits.maxSessions && (await sweep(now)) === 0) {
+        let soonest = Number.POSITIVE_INFINITY;
+        for (const e of live.values()) soonest = Math.min(soonest, expiresAt(e));
+        return { ok: false, reason: "too_many", retryAfterMs: Math.max(1000, soonest - now) };
+      }
       const id = tokens.issue(version, now);
       track(id, { client, version, issuedAt: now, lastSeen: now, initialized: false });
       return { ok: true, id };
@@ -82,7 +120,7 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
       if (!claims || now - claims.issuedAt > MCP_SESSION_MAX_AGE_MS) return { ok: false };
       if (await revocations.isRevoked(id)) return { ok: false };
       // Adopted ids count like our own while there is room; beyond it they are served without bookkeeping.
-      if (live.size < limits.maxSessions && (perClient.get(client) ?? 0) < limits.maxPerClient)
+      if (live.size < limits.maxSessions && countOf(client) < limits.maxPerClient)
         track(id, { client, version: claims.version, issuedAt: claims.issuedAt, lastSeen: now, initialized: true });
       return { ok: true, claims };
     },
@@ -96,12 +134,7 @@ export function sessionRegistry(tokens: SessionTokens, revocations: RevocationSt
     end: (id: string, claims: SessionClaims) => end(id, claims.issuedAt),
 
     /** Ends the sessions past their expiry (resolve also checks, so this only bounds memory); returns how many. */
-    async sweep(now = Date.now()): Promise<number> {
-      const ended: [string, Entry][] = [];
-      for (const [id, e] of live) if (expired(e, now)) ended.push([id, e]);
-      await Promise.all(ended.map(([id, e]) => end(id, e.issuedAt)));
-      return ended.length;
-    },
+    sweep: (now = Date.now()) => sweep(now),
   };
 }
 

@@ -1,26 +1,15 @@
-// Serves the files of the current build (from memory, large ones from disk): content types, strong ETags per encoding, Last-Modified,
-// 304, HEAD, CORS, WebSub Link headers on topics and precompressed br/gzip variants (the headers come from
-// src/domain/static-headers.ts, which nginx and _headers share). It works on plain node:http objects so
-// the server can answer static GETs before Express (most traffic, and the 304 path, skip the router).
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestHandler } from "express";
+// Serves the files of the current build (from memory, large ones from disk): content types, strong ETags per
+// encoding, Last-Modified, 304, HEAD, CORS, WebSub Link headers on topics and precompressed br/gzip variants (the
+// headers come from src/domain/static-headers.ts, which nginx and _headers share).
+import type { Request, RequestHandler, Response } from "express";
 import { strongEtag } from "../../src/domain/hash.ts";
-import { MAX_URL_BYTES } from "../../src/domain/limits.ts";
+import { acceptedEncodings, type Encoding } from "../../src/domain/http/encoding.ts";
 import { IMMUTABLE_PREFIX, staticFileHeaders } from "../../src/domain/static-headers.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import { sendVariant } from "../build-store/send-variant.ts";
 import type { FileVariant, ServedFile, Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
-import { type ClientAddress, logRequest } from "../http/cross-cutting.ts";
-import { acceptedEncodings, acceptedEncodingsMemo, type Encoding } from "../http/encoding.ts";
-import { methodNotAllowed } from "../http/errors.ts";
-import { type PreparedAnswer, prepareAnswer } from "../http/fast-path.ts";
-import type { Logger } from "../logger.ts";
-
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-}
+import { HttpError, methodNotAllowed } from "../http/errors.ts";
+import { setRouteLabel } from "../metrics.ts";
 
 function lookup(files: ReadonlyMap<string, ServedFile>, path: string): ServedFile | undefined {
   if (path === "/index.html") return files.get("/");
@@ -65,58 +54,69 @@ function validatorsOf(snapshot: Snapshot, file: ServedFile, variant: FileVariant
   };
 }
 
-/** Answers GET and HEAD for a file of the current build; false when the request is not one (Express takes it). */
-export function createStaticHandler(store: BuildStore, logger: Logger, clientAddress: ClientAddress) {
-  const logging = logger.isLevelEnabled("info");
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.length > MAX_URL_BYTES) return false;
+/** GET and HEAD of a file of the current build; other requests go on to the next handler. */
+export function staticFiles(store: BuildStore): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
     const snapshot = store.current();
-    const path = pathOf(req.url);
-    const file = lookup(snapshot.files, path);
-    if (!file) return false;
-    const started = logging ? process.hrtime.bigint() : 0n;
-
+    const file = lookup(snapshot.files, req.path);
+    if (!file) return next();
+    setRouteLabel(req, "static");
     const [encoding, variant] = variantFor(file, acceptedEncodings(req.headers["accept-encoding"]));
     const { headers, cacheControl } = headersOf(snapshot, file);
     for (const [name, value] of headers) res.setHeader(name, value);
-    if (!answeredNotModified(req, res, validatorsOf(snapshot, file, variant, cacheControl))) {
-      if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-      sendVariant(req, res, file.type, variant);
-    }
-    if (logging) logRequest(logger, req, path, res.statusCode, started, clientAddress(req));
-    return true;
+    const validators = validatorsOf(snapshot, file, variant, cacheControl);
+    if (answeredNotModified(req, res, validators)) return;
+    const range = requestedRange(req, variant.size, validators);
+    if (range === "unsatisfiable")
+      throw new HttpError(416, "range_not_satisfiable", `The file has ${variant.size} bytes.`, {
+        "Content-Range": `bytes */${variant.size}`,
+      });
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Accept-Ranges", "bytes");
+    sendVariant(req, res, file.type, variant, range);
   };
 }
 
 /**
- * The fast path's static answers (http/fast-path.ts): the same status, headers and bytes as createStaticHandler,
- * prepared once per build, file and encoding.
+ * The one byte range a GET asks for (RFC 9110 section 14): undefined for the whole file (no Range, an If-Range
+ * that names another version, a Range header that cannot be read, several ranges: a full 200 is a valid answer
+ * to all of these).
  */
-export function staticAnswers() {
-  // A build's variants are its own objects, so the variant alone keys its answer (gone with its build).
-  const prepared = new WeakMap<FileVariant, PreparedAnswer>();
-  return (snapshot: Snapshot, path: string, acceptEncoding: string | undefined): PreparedAnswer | undefined => {
-    const file = lookup(snapshot.files, path);
-    if (!file) return undefined;
-    const [encoding, variant] = variantFor(file, acceptedEncodingsMemo(acceptEncoding));
-    let answer = prepared.get(variant);
-    if (!answer) {
-      const { headers, cacheControl } = headersOf(snapshot, file);
-      const held = variant.file;
-      answer = prepareAnswer({
-        headers,
-        validators: validatorsOf(snapshot, file, variant, cacheControl),
-        encoding: encoding === "identity" ? undefined : encoding,
-        type: file.type,
-        length: variant.size,
-        body: () => variant.read(),
-        // A large file is streamed from its held descriptor, as the general path does (sendVariant).
-        stream: held && ((res) => held.sendTo(res)),
-      });
-      prepared.set(variant, answer);
-    }
-    return answer;
-  };
+function requestedRange(
+  req: Request,
+  size: number,
+  validators: { etag: string; lastModified: string | undefined },
+): { start: number; end: number } | "unsatisfiable" | undefined {
+  if (req.method !== "GET" || req.headers.range === undefined) return undefined;
+  const ifRange = req.headers["if-range"];
+  if (ifRange !== undefined && ifRange !== validators.etag && ifRange !== validators.lastModified) return undefined;
+  const ranges = req.range(size, { combine: true });
+  if (ranges === -1) return "unsatisfiable";
+  if (ranges === -2 || ranges === undefined || ranges.type !== "bytes" || ranges.length !== 1) return undefined;
+  return ranges[0];
+}
+
+/**
+ * 200 with one variant of a file, or 206 with a range of it: from memory, or streamed from the held descriptor of
+ * a file served from disk.
+ */
+function sendVariant(
+  req: Request,
+  res: Response,
+  type: string,
+  variant: FileVariant,
+  range?: { start: number; end: number },
+): void {
+  const start = range?.start ?? 0;
+  const end = range ? range.end + 1 : variant.size;
+  res.setHeader("Content-Type", type);
+  res.setHeader("Content-Length", end - start);
+  res.statusCode = range ? 206 : 200;
+  if (range) res.setHeader("Content-Range", `bytes ${start}-${end - 1}/${variant.size}`);
+  if (req.method === "HEAD") res.end();
+  else if (variant.file) variant.file.sendTo(res, start, end);
+  else res.end(range ? variant.read().subarray(start, end) : variant.read());
 }
 
 /** Other methods on a file's path get 405 with Allow (inside Express, after CORS preflights). */

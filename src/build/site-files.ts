@@ -7,6 +7,7 @@ import { type PageData, pageDataFromDataset } from "../domain/pages/page-data.ts
 import { PAGE_PATHS, SERVICE_PATHS } from "../domain/pages/site-paths.ts";
 import { renderSitemaps } from "../domain/pages/sitemap.ts";
 import { buildReviewIndex } from "../domain/search/review-index.ts";
+import { widgetFiles } from "../domain/widget/widget-data.ts";
 import type { SiteData } from "./site-data.ts";
 
 /** The pages' data at build time: the dataset in memory, the search index made only if a page asks for it. */
@@ -28,5 +29,6 @@ export function siteFiles(site: SiteData, page: PageData): Map<string, string | 
     [PAGE_PATHS.llms, renderLlmsTxt(site.dataset, site.baseUrl)],
   ]);
   for (const [path, body] of renderSitemaps(page)) files.set(path, body);
+  for (const [path, body] of widgetFiles(site.baseUrl, site.dataset)) files.set(path, body);
   return files;
 }

@@ -3,11 +3,11 @@
 // The manifest keeps its real mtime: `npm start` compares it with CONTENT_DIR to decide whether to rebuild.
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { renderHeadersFile } from "../deploy/headers-file.ts";
 import { contentMtime } from "../domain/content-mtime.ts";
 import { sha256Hex } from "../domain/hash.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { HEADERS_FILE } from "../domain/static-headers.ts";
+import { renderHeadersFile } from "./headers-file.ts";
 
 export async function writeStaticHostFiles(outDir: string, manifest: BuildManifest): Promise<void> {
   const headers = renderHeadersFile(manifest);

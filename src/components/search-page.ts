@@ -1,6 +1,7 @@
 // GET /search: the API's parameters from a form submission, searched with the same domain function as the API.
 import type { PageData } from "../domain/pages/page-data.ts";
 import { PAGE_PATHS } from "../domain/pages/site-paths.ts";
+import { parseQuery } from "../domain/parse-query.ts";
 import {
   type Issue,
   QUERY_MAX_LENGTH,
@@ -10,7 +11,6 @@ import {
   type SearchResult,
 } from "../domain/schemas/api.ts";
 import type { Business } from "../domain/schemas/published.ts";
-import { parseQuery } from "../domain/search/issues.ts";
 import { searchReviews } from "../domain/search/search-reviews.ts";
 
 export interface SearchField {

@@ -3,6 +3,7 @@
 import type { APIRoute } from "astro";
 import { getSiteData, type SiteData } from "../build/site-data.ts";
 import { siteFiles } from "../build/site-files.ts";
+import { widgetScripts } from "../build/widget-script.ts";
 import { loadPageData } from "../components/load-page-data.ts";
 import { mediaTypeOf } from "../domain/media-types.ts";
 
@@ -14,7 +15,7 @@ export const GET: APIRoute = async ({ url }) => {
   const site = await getSiteData();
   let files = made.get(site);
   if (!files) {
-    files = siteFiles(site, await loadPageData({}));
+    files = new Map([...siteFiles(site, await loadPageData({})), ...(await widgetScripts())]);
     made.set(site, files);
   }
   const body = files.get(url.pathname);

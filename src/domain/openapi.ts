@@ -2,9 +2,13 @@
 import * as z from "zod";
 import "./schemas/published.ts";
 import "./schemas/insights.ts";
+import "./widget/widget-schema.ts";
 import { FEED_SIZE, feedUrls } from "./feeds/feed-items.ts";
+import { withoutUnboundedLimits } from "./json-schema.ts";
 import {
   bytesText,
+  HEAVY_ANSWER_BYTES,
+  HEAVY_ANSWERS_PER_CLIENT,
   HUB_FORM_MAX_BYTES,
   HUB_FORM_MAX_FIELDS,
   MAX_HEADER_BYTES,
@@ -32,6 +36,7 @@ import {
 } from "./schemas/api.ts";
 import { hubFormSchema } from "./schemas/hub-form.ts";
 import type { Business } from "./schemas/published.ts";
+import { WIDGET_DATA_DIR, WIDGET_ENTITY_FIELDS, WIDGET_SCRIPT_PATH } from "./widget/widget-paths.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -162,6 +167,12 @@ function pagePaths(): Record<string, object> {
       },
     }),
   };
+  paths[PAGE_PATHS.widget] = page(
+    "getWidgetPage",
+    "The reviews widget",
+    "Each variant of the embeddable widget, live, with the snippet to copy.",
+    false,
+  );
   for (const [kind, { path, singular, plural }] of Object.entries(ENTITY_KINDS)) {
     const name = kind.charAt(0).toUpperCase() + kind.slice(1);
     paths[path] = page(`get${name}Index`, `${plural}`, `Every ${singular.toLowerCase()} of the catalogue.`, false);
@@ -176,8 +187,73 @@ function pagePaths(): Record<string, object> {
   return Object.fromEntries(Object.entries(paths).map(([path, item]) => [noSlash(path), item]));
 }
 
+/** The embeddable widget (docs/widget.md): its script and the small files it reads, one pair per slice. */
+function widgetPaths(): Record<string, object> {
+  const missing = {
+    description: "No catalogue entry of that kind has this id",
+    content: { "application/json": { schema: ref(idOf(ErrorBody)) }, "text/html": { schema: { type: "string" } } },
+  };
+  const entityParams = [
+    {
+      name: "kind",
+      in: "path",
+      required: true,
+      description: "The widget attribute naming the entry",
+      schema: { type: "string", enum: Object.keys(WIDGET_ENTITY_FIELDS) },
+    },
+    {
+      name: "id",
+      in: "path",
+      required: true,
+      description: "The entry's id in the catalogue",
+      schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*$" },
+    },
+    ...conditionalParams,
+  ];
+  const entity = (operationId: string, summary: string, schema: string) => {
+    const op = staticGet(operationId, summary, `${summary}.`, "application/json", ref(schema));
+    op.get.parameters = entityParams;
+    op.get.responses = { ...op.get.responses, 404: missing };
+    return withHead(op.get);
+  };
+  return {
+    [WIDGET_SCRIPT_PATH]: staticGet(
+      "getWidgetScript",
+      "Reviews widget script",
+      "The <reviews-widget> custom element as one ES module. The same code is also published under a content hash, /_astro/widget.{hash}.js, cached immutably.",
+      "text/javascript",
+      { type: "string" },
+    ),
+    [`${WIDGET_DATA_DIR}all.json`]: staticGet(
+      "getWidgetSummary",
+      "Widget data: the business",
+      "Rating, distribution and aspects of every review, for the badge and aspects variants.",
+      "application/json",
+      ref("WidgetSummary"),
+    ),
+    [`${WIDGET_DATA_DIR}all.reviews.json`]: staticGet(
+      "getWidgetReviews",
+      "Widget data: the business's reviews",
+      "The summary and the reviews any list of the widget can show (never the whole dataset).",
+      "application/json",
+      ref("WidgetReviews"),
+    ),
+    // The longer suffix first: a template's {id} matches any characters but a slash.
+    [`${WIDGET_DATA_DIR}{kind}/{id}.reviews.json`]: entity(
+      "getWidgetEntityReviews",
+      "Widget data: the reviews of one technician, service or area",
+      "WidgetReviews",
+    ),
+    [`${WIDGET_DATA_DIR}{kind}/{id}.json`]: entity(
+      "getWidgetEntitySummary",
+      "Widget data: one technician, service or area",
+      "WidgetSummary",
+    ),
+  };
+}
+
 function queryParameters(schema: z.ZodObject) {
-  const json = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as {
+  const json = withoutUnboundedLimits(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" })) as {
     properties: Record<string, { description?: string }>;
   };
   return Object.entries(json.properties).map(([name, s]) => {
@@ -192,15 +268,17 @@ function hubFormJsonSchema(topics: readonly string[]) {
     io: "input",
     target: "draft-2020-12",
   });
-  return schema;
+  return withoutUnboundedLimits(schema);
 }
 
 export function renderOpenApi(business: Business, baseUrl: string, extraPaths: Record<string, object> = {}) {
   const urls = feedUrls(baseUrl);
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
-    uri: (id) => `#/components/schemas/${id}`,
-    target: "draft-2020-12",
-  });
+  const { schemas } = withoutUnboundedLimits(
+    z.toJSONSchema(z.globalRegistry, {
+      uri: (id) => `#/components/schemas/${id}`,
+      target: "draft-2020-12",
+    }),
+  );
   // Components are addressed by their JSON pointer; a `$id` there is forbidden by JSON Schema 2020-12 for
   // schemas that are not resources of their own, and `$schema` is the document's business.
   for (const s of Object.values(schemas)) {
@@ -289,6 +367,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         { type: "string" },
       ),
       ...pagePaths(),
+      ...widgetPaths(),
       ...extraPaths,
       "/api/reviews/search": withHead({
         operationId: "searchReviews",
@@ -311,7 +390,8 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       "/api/reviews/since/{date}": withHead({
         operationId: "reviewsSince",
         summary: "Reviews on or after a date",
-        description: "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending).",
+        description:
+          "Every review dated on or after `date`, oldest first (date, updated ascending, id ascending), streamed: the default answer holds them all, whatever their number. With `limit` (or `cursor`) one page instead, with `total`, `limit` and `next_cursor`; pass `next_cursor` as `cursor` with the same date for the next page. The ETag and Last-Modified come from the build and the date, so a conditional request is answered without reading any review.",
         tags: ["reviews"],
         parameters: [
           {
@@ -320,6 +400,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             required: true,
             schema: z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" }),
           },
+          ...queryParameters(SinceParams.omit({ date: true })),
           ...conditionalParams,
         ],
         responses: {
@@ -331,6 +412,11 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
           304: notModified,
           400: issues400,
           414: { $ref: "#/components/responses/UriTooLong" },
+          429: {
+            description: `This client already has ${HEAVY_ANSWERS_PER_CLIENT} answers over ${bytesText(HEAVY_ANSWER_BYTES)} in flight (not pages: those are always answered). Retry-After says when its first one should end at the pace it is read; or page with \`limit\` and \`cursor\`.`,
+            headers: { "Retry-After": { schema: { type: "integer", minimum: 1 } } },
+            content: { "application/json": { schema: ref(idOf(ErrorBody)) } },
+          },
           500: { $ref: "#/components/responses/ServerError" },
         },
       }),

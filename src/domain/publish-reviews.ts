@@ -1,7 +1,14 @@
 // Content -> published records: only verified reviews, nothing under `private`, analysis attached.
+
+import {
+  analyzeText,
+  buildMatcher,
+  findMentions,
+  type Mentions,
+  nameWords,
+  type ReviewLabel,
+} from "@rps/review-analysis";
 import { aggregateRating } from "./aggregate.ts";
-import { analyzeText, type ReviewLabel } from "./analysis/analyze-text.ts";
-import { buildMatcher, findMentions, type Mentions, nameWords } from "./analysis/mentions.ts";
 import { boundedMemo } from "./bounded-memo.ts";
 import { compareNewest } from "./order.ts";
 import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";

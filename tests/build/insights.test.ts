@@ -3,9 +3,7 @@ import assert from "node:assert/strict";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { analyzeByRules, analyzeText, type ReviewLabel } from "../../src/domain/analysis/analyze-text.ts";
-import { nameWords } from "../../src/domain/analysis/mentions.ts";
-import { REVIEW_MODEL_VERSION } from "../../src/domain/analysis/review-model.ts";
+import { analyzeByRules, analyzeText, MODEL_VERSION, nameWords, type ReviewLabel } from "@rps/review-analysis";
 import { Insights } from "../../src/domain/schemas/insights.ts";
 import { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
@@ -110,8 +108,8 @@ test("without editorial.md the FAQ and summary are generated, flagged, and cite 
 });
 
 test("the review labels are the model's: insights.json names it, counts its labels and publishes its `mixed`", () => {
-  assert.equal(insights.method.model, REVIEW_MODEL_VERSION);
-  assert.ok(insights.method.analysis_version.includes(REVIEW_MODEL_VERSION));
+  assert.equal(insights.method.model, MODEL_VERSION);
+  assert.ok(insights.method.analysis_version.includes(MODEL_VERSION));
   const names = nameWords(dataset.business);
   const counts: Record<ReviewLabel, number> = { positive: 0, neutral: 0, negative: 0, mixed: 0 };
   let mixedByTheModelOnly = 0;

@@ -1,4 +1,4 @@
-// Issue 11: a full disk under DATA_DIR (a 300 KiB tmpfs) never crashes the sidecar and never silently loses
+// A full disk under DATA_DIR (a 300 KiB tmpfs) never crashes the sidecar and never silently loses
 // an acknowledged subscribe request or the notifications of a build switch: requests are 202 only once stored
 // (503 otherwise), /readyz reports the condition, and everything completes once space is freed.
 import assert from "node:assert/strict";

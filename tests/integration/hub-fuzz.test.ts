@@ -1,4 +1,4 @@
-// Issue 11: random form bodies against a real sidecar process (callbacks on loopback only): never a 5xx, never
+// Random form bodies against a real sidecar process (callbacks on loopback only): never a 5xx, never
 // a crash, always a plain-text answer; an unknown or __proto__-like field never changes the answer.
 import assert from "node:assert/strict";
 import { join } from "node:path";

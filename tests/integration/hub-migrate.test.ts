@@ -1,4 +1,4 @@
-// Issue 12: `npm run hub -- migrate --to postgres://…` moves an embedded hub to PostgreSQL; the subscribers keep
+// `npm run hub -- migrate --to postgres://…` moves an embedded hub to PostgreSQL; the subscribers keep
 // being notified without subscribing again, and running it twice copies nothing new.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 11: the verification queue is bounded. Callbacks that accept connections and never answer fill their
+// The verification queue is bounded. Callbacks that accept connections and never answer fill their
 // host's share (429) and then the whole queue (503); a request for another host is still taken meanwhile.
 import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";

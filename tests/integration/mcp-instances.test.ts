@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { buildSample } from "../helpers/build.ts";
 import { legacySession, modern, rpc } from "../helpers/mcp-http.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { createTestDatabase } from "../helpers/pg.ts";
 import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
 
 const SECRET = randomBytes(24).toString("hex");
@@ -72,3 +73,34 @@ for (const mode of ["legacy", "modern"] as const) {
     assert.ok(hits.a >= 2 && hits.b >= 2, JSON.stringify(hits));
   });
 }
+
+test("two instances on one fresh database with no MCP_SESSION_SECRET accept each other's sessions and ends", async () => {
+  const db = await createTestDatabase("mcpkey");
+  const dist = await buildSample();
+  const start = async () =>
+    startSidecarProcess({
+      DIST_DIR: dist,
+      DATA_DIR: join(await tempDir("data"), "data"),
+      DATABASE_URL: db.url,
+      LOG_LEVEL: "info",
+    });
+  // Started together: both race to store the key; the database keeps one.
+  const [x, y] = await Promise.all([start(), start()]);
+  try {
+    const session = await legacySession(x.url);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    assert.equal((await rpc(y.url, list, session)).res.status, 200, "begun on x, answered by y");
+    const del = await fetch(`${y.url}/mcp`, { method: "DELETE", headers: session });
+    assert.equal(del.status, 200);
+    // Ends reach the other instance through the database within about a second.
+    let status = 200;
+    for (let i = 0; i < 50 && status !== 404; i++) {
+      status = (await rpc(x.url, list, session)).res.status;
+      if (status !== 404) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(status, 404, "ended on y, refused on x");
+  } finally {
+    await Promise.all([x.stop(), y.stop()]);
+    await db.drop();
+  }
+});

@@ -7,6 +7,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import type { RunningSidecar } from "../../sidecar/server.ts";
+import { MCP_ANSWER_MAX_BYTES } from "../../src/domain/limits.ts";
 import { buildSample } from "../helpers/build.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
 
@@ -201,8 +202,24 @@ for (const mode of MODES) {
       for (const r of resources) {
         const { contents } = await client.get().readResource({ uri: r.uri });
         const text = (contents[0] as { text: string }).text;
-        const path = new URL(r.uri).pathname;
-        assert.equal(text, await (await fetch(`${sidecar.url}${path}`)).text());
+        const file = await (await fetch(`${sidecar.url}${new URL(r.uri).pathname}`)).text();
+        assert.equal(r.size, Buffer.byteLength(file), `${r.name}: its size is listed`);
+        if (Buffer.byteLength(file) <= MCP_ANSWER_MAX_BYTES - 2048) {
+          assert.equal(text, file, r.name);
+          continue;
+        }
+        // Larger than an answer: a first page (the dataset) or a note, each with the file's URL.
+        assert.ok(Buffer.byteLength(text) < MCP_ANSWER_MAX_BYTES, r.name);
+        assert.ok(text.includes(r.uri), `${r.name} names its URL`);
+        if (r.name === "reviews-dataset") {
+          const page = JSON.parse(text) as { total: number; count: number; reviews: { id: string }[] };
+          const whole = JSON.parse(file) as { reviews: { id: string }[] };
+          assert.equal(page.total, whole.reviews.length);
+          assert.deepEqual(
+            page.reviews.map((x) => x.id),
+            whole.reviews.slice(0, page.count).map((x) => x.id),
+          );
+        }
       }
       const { resourceTemplates } = await client.get().listResourceTemplates();
       assert.equal(resourceTemplates[0].uriTemplate, "reviews://review/{id}");
@@ -227,14 +244,15 @@ for (const mode of MODES) {
       assert.match((reply.messages[0].content as { text: string }).text, new RegExp(first.reviews[0].id));
     });
 
-    test("a missing required prompt argument is -32602 naming it; a missing resource is -32602", async () => {
+    test("a missing required prompt argument is -32602 naming it; a missing resource is -32602 (2026-07-28) or -32002 (2025)", async () => {
       await assert.rejects(
         client.get().getPrompt({ name: "draft_owner_response", arguments: {} }),
         (e: { code?: number; message?: string }) => e.code === -32602 && /review_id/.test(e.message ?? ""),
       );
       await assert.rejects(
         client.get().readResource({ uri: "reviews://review/no-such-review" }),
-        (e: { code?: number }) => e.code === -32602,
+        // The SDK's client gives both wire codes as its ResourceNotFoundError (mcp-protocol.test.ts checks the wire).
+        (e: { code?: number; data?: { uri?: string } }) => e.data?.uri === "reviews://review/no-such-review",
       );
     });
   });

@@ -1,4 +1,4 @@
-// Issue 12: three sidecars on one PostgreSQL and one DIST_DIR behind a real nginx (examples/nginx-multi-instance.conf).
+// Three sidecars on one PostgreSQL and one DIST_DIR behind a real nginx (examples/nginx-multi-instance.conf).
 // Subscribers are real HTTPS servers on loopback. One change notifies each subscriber exactly once; a SIGKILLed
 // instance's deliveries are taken over; a rolling restart under load fails no request.
 import assert from "node:assert/strict";

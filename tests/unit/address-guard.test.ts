@@ -62,7 +62,7 @@ test("the allowlist admits private ranges it names, IPv4-mapped included, and no
   assert.throws(() => parseAllowlist(["10.0.0.0/33"]), /prefix length/);
 });
 
-// Issue 11: IPv6 forms that embed an IPv4 address are judged by the IPv4 address they carry.
+// IPv6 forms that embed an IPv4 address are judged by the IPv4 address they carry.
 for (const [ip, cls] of [
   ["::7f00:1", "loopback"], // IPv4-compatible
   ["::127.0.0.1", "loopback"],

@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { test } from "node:test";
-import { etagMatches, isNotModified, parseHttpDate } from "../../sidecar/http/conditional.ts";
-import { acceptedEncodings } from "../../sidecar/http/encoding.ts";
+import { isNotModified } from "../../sidecar/http/conditional.ts";
+import { etagMatches, parseHttpDate } from "../../src/domain/http/conditional.ts";
+import { acceptedEncodings } from "../../src/domain/http/encoding.ts";
 import { SearchParams } from "../../src/domain/schemas/api.ts";
 import {
   compareKeys,

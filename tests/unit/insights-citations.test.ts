@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
+import type { ReviewLabel } from "@rps/review-analysis";
 import { aggregateRating } from "../../src/domain/aggregate.ts";
-import type { ReviewLabel } from "../../src/domain/analysis/analyze-text.ts";
 import { buildInsights } from "../../src/domain/insights/build-insights.ts";
 import { createReviewPublisher, type PublishedContent } from "../../src/domain/publish-reviews.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";

@@ -31,25 +31,39 @@ test("a token verifies under its key only; any change to it is refused", () => {
   assert.match(id, /^[\x21-\x7e]+$/, "visible ASCII, as Mcp-Session-Id requires");
 });
 
-test("limits per client address and in all; DELETE frees a slot; ended ids stay refused", async () => {
+test("at a client's cap its least valuable session ends to admit the new one; the instance's cap says when one expires", async () => {
   const reg = sessionRegistry(sessionTokens(randomBytes(32)), memoryRevocationStore(), LIMITS);
-  const a1 = reg.open("10.0.0.1", "2025-11-25", T + 0);
-  const a2 = reg.open("10.0.0.1", "2025-11-25", T + 0);
+  const a1 = await reg.open("10.0.0.1", "2025-11-25", T + 0);
+  const a2 = await reg.open("10.0.0.1", "2025-11-25", T + 5);
   assert.ok(a1.ok && a2.ok);
-  assert.deepEqual(reg.open("10.0.0.1", "2025-11-25", T + 0), { ok: false, reason: "too_many_for_client" });
-  for (const c of ["10.0.0.2", "10.0.0.3", "10.0.0.4"]) assert.ok(reg.open(c, "2025-11-25", T + 0).ok);
-  assert.deepEqual(reg.open("10.0.0.5", "2025-11-25", T + 0), { ok: false, reason: "too_many" });
-  const resolved = await reg.resolve(a1.id, "10.0.0.1", T + 10);
+  reg.markInitialized(a1.id);
+  reg.markInitialized(a2.id);
+  assert.ok((await reg.resolve(a1.id, "10.0.0.1", T + 10)).ok, "a1 used more recently than a2");
+  const a3 = await reg.open("10.0.0.1", "2025-11-25", T + 20);
+  assert.ok(a3.ok, "a client at its cap is never refused");
+  assert.deepEqual(await reg.resolve(a2.id, "10.0.0.1", T + 30), { ok: false }, "the least recently used ended");
+  assert.ok((await reg.resolve(a1.id, "10.0.0.1", T + 30)).ok);
+  // A never-initialized session goes before any initialized one, however recent.
+  const a4 = await reg.open("10.0.0.1", "2025-11-25", T + 40);
+  assert.ok(a4.ok);
+  assert.ok((await reg.resolve(a1.id, "10.0.0.1", T + 50)).ok);
+  assert.deepEqual(await reg.resolve(a3.id, "10.0.0.1", T + 50), { ok: false });
+  for (const c of ["10.0.0.2", "10.0.0.3", "10.0.0.4"]) assert.ok((await reg.open(c, "2025-11-25", T + 60)).ok);
+  const full = await reg.open("10.0.0.5", "2025-11-25", T + 100);
+  assert.equal(full.ok, false);
+  // The first to expire (a4, never initialized, last seen at T + 40) does at T + 1,040: at least a second from now.
+  assert.equal(full.ok ? 0 : full.retryAfterMs, 1_000);
+  assert.ok((await reg.open("10.0.0.5", "2025-11-25", T + 1_100)).ok, "room once one expired");
+  const resolved = await reg.resolve(a1.id, "10.0.0.1", T + 1_200);
   assert.ok(resolved.ok);
   await reg.end(a1.id, resolved.claims);
-  assert.deepEqual(await reg.resolve(a1.id, "10.0.0.1", T + 20), { ok: false });
-  assert.ok(reg.open("10.0.0.1", "2025-11-25", T + 30).ok, "the client's slot is free again");
+  assert.deepEqual(await reg.resolve(a1.id, "10.0.0.1", T + 1_300), { ok: false }, "ended ids stay refused");
 });
 
 test("a session that never sent notifications/initialized expires early; an initialized one lives to the idle limit", async () => {
   const reg = sessionRegistry(sessionTokens(randomBytes(32)), memoryRevocationStore(), LIMITS);
-  const quiet = reg.open("10.0.0.1", "2025-11-25", T + 0);
-  const ready = reg.open("10.0.0.1", "2025-11-25", T + 0);
+  const quiet = await reg.open("10.0.0.1", "2025-11-25", T + 0);
+  const ready = await reg.open("10.0.0.1", "2025-11-25", T + 0);
   assert.ok(quiet.ok && ready.ok);
   reg.markInitialized(ready.id);
   assert.equal(await reg.sweep(T + 500), 0);
@@ -66,7 +80,7 @@ test("a genuine id from another instance is adopted; a revoked one is refused th
   const a = sessionRegistry(sessionTokens(key), shared, LIMITS);
   const b = sessionRegistry(sessionTokens(key), shared, LIMITS);
   const now = Date.now();
-  const s = a.open("10.0.0.1", "2025-03-26", now);
+  const s = await a.open("10.0.0.1", "2025-03-26", now);
   assert.ok(s.ok);
   const onB = await b.resolve(s.id, "10.0.0.1", now + 1);
   assert.ok(onB.ok && onB.claims.version === "2025-03-26");
@@ -75,7 +89,7 @@ test("a genuine id from another instance is adopted; a revoked one is refused th
   assert.deepEqual(await a.resolve(s.id, "10.0.0.1", now + 2), { ok: false }, "a refuses it although it tracked it");
   const c = sessionRegistry(sessionTokens(key), shared, LIMITS);
   assert.deepEqual(await c.resolve(s.id, "10.0.0.1", now + 3), { ok: false }, "a third instance refuses it");
-  const old = a.open("10.0.0.9", "2025-11-25", now - MCP_SESSION_MAX_AGE_MS - 1);
+  const old = await a.open("10.0.0.9", "2025-11-25", now - MCP_SESSION_MAX_AGE_MS - 1);
   assert.ok(old.ok);
   assert.deepEqual(await c.resolve(old.id, "10.0.0.9", now), { ok: false });
   await shared.close();

@@ -2,8 +2,8 @@
 // an answer larger than an eighth of the budget never kept, the most recently used listed first.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PerBuildCache } from "../../sidecar/build-store/per-build-cache.ts";
 import type { Snapshot } from "../../sidecar/build-store/snapshot.ts";
+import { PerBuildCache } from "../../src/domain/per-build-cache.ts";
 
 const build = () => ({}) as Snapshot;
 

@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { parse } from "node:querystring";
 import { test } from "node:test";
+import { parseQuery } from "../../src/domain/parse-query.ts";
 import { SearchParams, SinceParams } from "../../src/domain/schemas/api.ts";
 import { isRealDate } from "../../src/domain/schemas/common.ts";
-import { parseQuery } from "../../src/domain/search/issues.ts";
 
 const search = (qs: string) => parseQuery(SearchParams, parse(qs) as Record<string, unknown>);
 

@@ -18,7 +18,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   description: string;
   input: I;
   output: O;
-  run(snapshot: Snapshot, args: z.output<I>): ToolOutcome<z.output<O>>;
+  /**
+   * `reviewBytes`: how many bytes of reviews' JSON a page may hold (tools that answer pages of reviews stop there,
+   * at least one review, and their next_cursor goes on from there).
+   */
+  run(snapshot: Snapshot, args: z.output<I>, reviewBytes: number): ToolOutcome<z.output<O>>;
 }
 
 export const defineTool = <I extends z.ZodType, O extends z.ZodType>(t: ToolDefinition<I, O>): ToolDefinition =>

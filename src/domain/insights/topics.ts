@@ -1,7 +1,6 @@
 // Keyphrases: candidate noun-phrase-like runs (review-parts.ts), ranked by TF-IDF over reviews with a bonus
 // for multi-word phrases; subsumed phrases dropped.
-import { aspectCues } from "../analysis/analyze-text.ts";
-import { labelOf } from "../analysis/sentiment.ts";
+import { aspectCues, labelOf } from "@rps/review-analysis";
 import type { Aspect } from "../schemas/common.ts";
 import type { Insights } from "../schemas/insights.ts";
 import type { ReviewRecord } from "../schemas/published.ts";

@@ -1,4 +1,5 @@
 // A review's permalink page: its schema.org Review and the text for its meta tags.
+import { closeBidi } from "../bidi.ts";
 import { reviewUrl } from "../feeds/feed-items.ts";
 import type { Business, ReviewRecord } from "../schemas/published.ts";
 
@@ -10,14 +11,14 @@ export function reviewHeading(r: ReviewRecord): string {
 }
 
 export function reviewTitle(r: ReviewRecord, business: Business): string {
-  return `${reviewHeading(r)} · ${business.name}`;
+  return `${closeBidi(reviewHeading(r))} · ${business.name}`;
 }
 
 export function reviewDescription(r: ReviewRecord, business: Business): string {
   const text = (r.text || `${r.rating} out of 5 stars, no text.`).replace(/\s+/g, " ").trim();
-  const lead = `${r.rating}/5 from ${r.author} for ${business.name}: `;
+  const lead = `${r.rating}/5 from ${closeBidi(r.author)} for ${business.name}: `;
   const room = DESCRIPTION_MAX_CHARS - lead.length;
-  return lead + (text.length > room ? `${text.slice(0, room - 1).trimEnd()}…` : text);
+  return lead + closeBidi(text.length > room ? `${text.slice(0, room - 1).trimEnd()}…` : text);
 }
 
 /** schema.org Review of the business (linked by @id to the home page's LocalBusiness). */

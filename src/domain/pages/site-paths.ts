@@ -11,6 +11,8 @@ export const PAGE_PATHS = {
   robots: "/robots.txt",
   llms: "/llms.txt",
   notFound: "/404.html",
+  /** The embeddable widget's own page (docs/widget.md). */
+  widget: "/widget/",
 } as const;
 
 /** Catalogue kinds with a page each; `field` is the key in the business catalogue and in review mentions. */

@@ -77,10 +77,60 @@ export const SearchResult = z
   .meta({ id: "SearchResult" });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-export const SinceParams = z.strictObject({ date: IsoDate.describe("Reviews on or after this date") });
+export const SINCE_LIMIT_MAX = 1000;
+/** Page size of a since request that brings a cursor but no limit. */
+export const SINCE_PAGE_DEFAULT = 100;
+
+export const SinceParams = z.strictObject({
+  date: IsoDate.describe("Reviews on or after this date"),
+  limit: decimal(
+    DECIMAL_INT,
+    z
+      .int(notDigits("a whole number written in digits"))
+      .min(1)
+      .max(SINCE_LIMIT_MAX)
+      .optional()
+      .describe(
+        `Reviews per page, 1-${SINCE_LIMIT_MAX}. Without limit and cursor the answer holds every review on or after the date`,
+      ),
+  ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe(
+      `next_cursor of the previous page, for the same date (pages of ${SINCE_PAGE_DEFAULT} when limit is absent)`,
+    ),
+});
+export type SinceParams = z.output<typeof SinceParams>;
+
+/** get_reviews_since (MCP): always paged, pages sized for a context window. */
+export const SinceToolParams = SinceParams.extend({
+  limit: decimal(
+    DECIMAL_INT,
+    z
+      .int(notDigits("a whole number written in digits"))
+      .min(1)
+      .max(SEARCH_LIMIT_MAX)
+      .default(SEARCH_LIMIT_DEFAULT)
+      .describe(`Reviews per page, 1-${SEARCH_LIMIT_MAX}`),
+  ),
+});
 
 export const SinceResult = z
-  .object({ since: IsoDate, count: z.int().min(0), reviews: z.array(ReviewRecord).describe("Oldest first") })
+  .object({
+    since: IsoDate,
+    count: z.int().min(0).describe("Number of reviews in this answer"),
+    total: z.int().min(0).optional().describe("Paged answers: number of reviews on or after the date, over all pages"),
+    limit: z.int().min(1).optional().describe("Paged answers: the page size"),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Paged answers: pass as `cursor` for the next page; null on the last page"),
+    reviews: z.array(ReviewRecord).describe("Oldest first"),
+  })
   .meta({ id: "SinceResult" });
 export type SinceResult = z.infer<typeof SinceResult>;
 

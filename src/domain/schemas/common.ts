@@ -8,7 +8,7 @@ export const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
   .refine(isRealDate, "not a real calendar date")
-  .meta({ format: "date", example: "2025-06-01" });
+  .meta({ format: "date", examples: ["2025-06-01"] });
 
 export function isRealDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);

@@ -21,6 +21,8 @@ export interface ReviewIndex {
   readonly sinceNewest: Float64Array;
   /** The exact bytes of the review at `rank` inside reviews.json (JSON.stringify of the record). */
   reviewBytes(rank: number): Buffer;
+  /** The length of reviewBytes(rank), known without reading the bytes. */
+  reviewLength(rank: number): number;
   review(rank: number): ReviewRecord;
   /** Rank of a review id, or -1. */
   rankOf(id: string): number;
@@ -118,6 +120,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     oldest: f.i32("oldest"),
     sinceNewest: f.f64("sinceNewest"),
     reviewBytes,
+    reviewLength: (rank) => reviewOffsets[rank + 1] - 1 - reviewOffsets[rank],
     review,
     rankOf,
     byId: {

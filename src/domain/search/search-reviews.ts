@@ -163,8 +163,16 @@ export function rememberMatches(index: ReviewIndex, filters: SearchFilters, memo
   if (!memo.get(fingerprint)) memo.set(fingerprint, orderedMatches(index, filters));
 }
 
-/** One page of results as ranks (callers assemble the reviews, e.g. from the bytes of reviews.json). */
-export function searchPage(index: ReviewIndex, p: SearchParams, memo?: SearchMemo): SearchPage {
+/**
+ * One page of results as ranks (callers assemble the reviews, e.g. from the bytes of reviews.json): `p.limit` of
+ * them, fewer when their JSON would pass `maxBytes` (at least one).
+ */
+export function searchPage(
+  index: ReviewIndex,
+  p: SearchParams,
+  memo?: SearchMemo,
+  maxBytes = Number.POSITIVE_INFINITY,
+): SearchPage {
   const fingerprint = filterFingerprint(p);
   let after: SortKey | undefined;
   if (p.cursor !== undefined) {
@@ -196,9 +204,14 @@ export function searchPage(index: ReviewIndex, p: SearchParams, memo?: SearchMem
     }
     start = lo;
   }
-  const end = Math.min(ordered.length, start + p.limit);
+  const stop = Math.min(ordered.length, start + p.limit);
   const ranks: number[] = [];
-  for (let i = start; i < end; i++) ranks.push(ordered.at(i));
+  let end = start;
+  for (let bytes = 0; end < stop; end++) {
+    bytes += index.reviewLength(ordered.at(end));
+    if (end > start && bytes > maxBytes) break;
+    ranks.push(ordered.at(end));
+  }
   const hasMore = end < ordered.length;
   return {
     ok: true,

@@ -1,0 +1,79 @@
+// The labelled sets npm run eval knows (eval/README.md) and which of them it scores: `--dev` (dev only),
+// `--sets a,b,c` (those, in that order) or, by default, every set but dev.
+
+/** Every set in eval/, as `eval/<name>.jsonl`. */
+export const EVAL_SETS = [
+  "dev",
+  "dev-check",
+  "frozen",
+  "holdout",
+  "holdout-2",
+  "holdout-3",
+  "holdout-4",
+  "holdout-5",
+  "holdout-6",
+  "holdout-7",
+  "holdout-8",
+  "holdout-9",
+] as const;
+export type EvalSet = (typeof EVAL_SETS)[number];
+/** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
+export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
+/**
+ * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
+ * matches gets no figure. Each was held out in turn; all but the last are spent (SPENT): development or training
+ * data now. holdout-9 is the held-out set.
+ */
+export const HELD_OUT: Partial<Record<EvalSet, string>> = {
+  "holdout-2": "holdout-2.sha256",
+  "holdout-3": "holdout-3.sha256",
+  "holdout-4": "holdout-4.sha256",
+  "holdout-5": "holdout-5.sha256",
+  "holdout-6": "holdout-6.sha256",
+  "holdout-7": "holdout-7.sha256",
+  "holdout-8": "holdout-8.sha256",
+  "holdout-9": "holdout-9.sha256",
+};
+
+/**
+ * Held-out sets that were tuned on after their one held-out run: their sha256 is still checked, but they are
+ * reported as development sets, without the aims (a figure on a set tuned on is not a held-out figure).
+ */
+export const SPENT: Partial<Record<EvalSet, string>> = {
+  "holdout-2": "scored once while held out; the rules were tuned on it since",
+  "holdout-3": "scored once while held out; its confusion matrices were printed, so it is development data now",
+  "holdout-4": "scored once while held out; the rules were tuned on it since",
+  "holdout-5": "scored once while held out; the rules were tuned on it since",
+  "holdout-6": "scored once while held out, on summary figures only; training data of the models since",
+  "holdout-7": "scored once while held out, on summary figures only; training data of the models since",
+  "holdout-8": "scored once while held out, on summary figures only; training data of the models since",
+};
+
+/**
+ * Second annotations: the same set labelled again, blind, by another annotator who saw only the texts, the label
+ * format and the catalog (eval/README.md, "Agreement"). npm run eval scores it against the writer's labels beside
+ * the engine's figures: how far two careful readers agree, the ceiling the engine's figure is read against.
+ */
+export const AGREEMENT: Partial<Record<EvalSet, string>> = {
+  "holdout-5": "agreement/holdout-5.jsonl",
+  "holdout-6": "agreement/holdout-6.jsonl",
+  "holdout-7": "agreement/holdout-7.jsonl",
+  "holdout-8": "agreement/holdout-8.jsonl",
+  "holdout-9": "agreement/holdout-9.jsonl",
+};
+
+/** The sets to score for these command-line arguments; an unknown or empty `--sets` list is an error naming it. */
+export function chooseSets(args: readonly string[]): EvalSet[] {
+  const at = args.findIndex((a) => a === "--sets" || a.startsWith("--sets="));
+  if (at === -1) return args.includes("--dev") ? ["dev"] : [...DEFAULT_SETS];
+  if (args.includes("--dev")) throw new Error("--dev and --sets are exclusive: use --sets dev");
+  const arg = args[at] ?? "";
+  const list = arg === "--sets" ? args[at + 1] : arg.slice("--sets=".length);
+  if (!list || list.startsWith("--"))
+    throw new Error(`--sets needs a comma-separated list of sets: ${EVAL_SETS.join(", ")}`);
+  const names = list.split(",").map((s) => s.trim());
+  const unknown = names.filter((n) => !(EVAL_SETS as readonly string[]).includes(n));
+  if (unknown.length)
+    throw new Error(`--sets: unknown set ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${EVAL_SETS.join(", ")}`);
+  return [...new Set(names as EvalSet[])];
+}

@@ -1,0 +1,177 @@
+// At 10,000 generated reviews: every MCP answer (tool results, resource reads, prompts) fits in 64 KiB, and
+// readers of since/2000-01-01 (the whole list, several MB) that read slowly cost the sidecar about a chunk each,
+// while a health probe stays quick. Traffic on loopback; the sidecar is a real process (its RSS is read from /proc).
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { get } from "node:http";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { generateContent } from "../../bench/generate.ts";
+import { MCP_ANSWER_MAX_BYTES } from "../../src/domain/limits.ts";
+import { runBuild } from "../helpers/build.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
+
+const BASE_URL = "http://localhost:4321";
+let sidecar: SidecarProcess;
+let client: Client;
+
+before(async () => {
+  const dir = await tempDir("scale");
+  await generateContent(join(dir, "content"), 10_000);
+  const dist = join(dir, "dist");
+  const run = await runBuild({
+    CONTENT_DIR: join(dir, "content"),
+    DIST_DIR: dist,
+    BUILD_CACHE_DIR: join(dir, "cache"),
+    BASE_URL,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  // Behind a proxy on loopback: X-Forwarded-For tells the readers apart, as clients behind nginx are.
+  sidecar = await startSidecarProcess({
+    DIST_DIR: dist,
+    BASE_URL,
+    DATA_DIR: join(dir, "data"),
+    TRUST_PROXY: "loopback",
+  });
+  client = new Client({ name: "size-check", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${sidecar.url}/mcp`)));
+});
+after(async () => {
+  await client?.close();
+  await sidecar?.stop();
+});
+
+const size = (answer: unknown) => Buffer.byteLength(JSON.stringify(answer));
+
+test("every MCP tool result, resource read and prompt is at most 64 KiB", async () => {
+  const sizes: Record<string, number> = {};
+  const { tools } = await client.listTools();
+  const calls: [string, Record<string, unknown>][] = [
+    ["get_business", {}],
+    ["search_reviews", { limit: 100 }],
+    ["search_reviews", { query: "the", limit: 100 }],
+    ["get_reviews_since", { date: "2000-01-01", limit: 100 }],
+    ["get_reviews_since", { date: "2000-01-01" }],
+    ["get_insights", {}],
+  ];
+  const sections = (
+    tools.find((t) => t.name === "get_insights")?.inputSchema.properties?.section as { enum?: string[] } | undefined
+  )?.enum;
+  assert.ok(sections && sections.length > 0, "get_insights names its sections");
+  for (const section of sections) calls.push(["get_insights", { section }]);
+  const page = (await client.callTool({ name: "search_reviews", arguments: { limit: 1 } })) as {
+    structuredContent: { reviews: { id: string }[] };
+  };
+  calls.push(["get_review", { id: page.structuredContent.reviews[0].id }]);
+  for (const [name, args] of calls) {
+    const result = await client.callTool({ name, arguments: args });
+    assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args)}`);
+    sizes[`${name} ${JSON.stringify(args)}`] = size(result);
+  }
+  const { resources } = await client.listResources();
+  assert.ok(
+    resources.every((r) => typeof r.size === "number" && r.mimeType),
+    "sizes and media types listed",
+  );
+  for (const r of resources) sizes[`read ${r.name}`] = size(await client.readResource({ uri: r.uri }));
+  sizes["read review template"] = size(
+    await client.readResource({ uri: `reviews://review/${page.structuredContent.reviews[0].id}` }),
+  );
+  const reviews = resources.find((r) => r.name === "reviews-dataset");
+  assert.ok(reviews?.size && reviews.size > MCP_ANSWER_MAX_BYTES, "the dataset is larger than an answer");
+  const business = (await client.callTool({ name: "get_business", arguments: {} })) as {
+    structuredContent: { business: { technicians: { id: string }[] } };
+  };
+  const technician = business.structuredContent.business.technicians[0].id;
+  const { prompts } = await client.listPrompts();
+  for (const p of prompts) {
+    const args: Record<string, string> = p.name.includes("technician")
+      ? { technician }
+      : { review_id: page.structuredContent.reviews[0].id };
+    sizes[`prompt ${p.name}`] = size(await client.getPrompt({ name: p.name, arguments: args }));
+  }
+  const over = Object.entries(sizes).filter(([, n]) => n > MCP_ANSWER_MAX_BYTES);
+  assert.deepEqual(over, [], JSON.stringify(sizes, null, 1));
+});
+
+async function rssKiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+}
+
+/** A GET that reads 16 KiB every 50 ms (a reader on a slow link), stopped after `forMs`. */
+function slowRead(url: string, forMs: number, client: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let got = 0;
+    const req = get(url, { headers: { "X-Forwarded-For": client } }, (res) => {
+      res.pause();
+      const tick = setInterval(() => {
+        const chunk = res.read(16 * 1024) as Buffer | null;
+        if (chunk) got += chunk.length;
+      }, 50);
+      setTimeout(() => {
+        clearInterval(tick);
+        req.destroy();
+        resolve(got);
+      }, forMs);
+    });
+    req.on("error", (e) => (got > 0 ? resolve(got) : reject(e)));
+  });
+}
+
+test("20 slow readers of since/2000-01-01: the sidecar's memory and a probe's latency stay bounded", async () => {
+  const pid = sidecar.child.pid as number;
+  const url = `${sidecar.url}/api/reviews/since/2000-01-01`;
+  const head = await fetch(url, { method: "HEAD" });
+  const length = Number(head.headers.get("content-length"));
+  assert.ok(length > 5_000_000, `the whole list is several MB (${length})`);
+  await fetch(url).then((r) => r.arrayBuffer()); // warm: the page cache, the code
+  const before = await rssKiB(pid);
+  const readers = Array.from({ length: 20 }, (_, i) => slowRead(url, 6_000, `192.0.2.${i + 1}`));
+  let peak = before;
+  let slowest = 0;
+  const probing = (async () => {
+    for (let i = 0; i < 40; i++) {
+      const started = performance.now();
+      const res = await fetch(`${sidecar.url}/healthz`);
+      await res.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      peak = Math.max(peak, await rssKiB(pid));
+      await sleep(100);
+    }
+  })();
+  const got = await Promise.all(readers);
+  await probing;
+  const growthMb = (peak - before) / 1024;
+  assert.ok(
+    got.every((n) => n > 0 && n < length),
+    "each reader got part of the answer, not all",
+  );
+  // Generous bounds (speed belongs to the bench): the whole answers would be 20 x several MB.
+  assert.ok(growthMb < 64, `RSS grew ${growthMb.toFixed(1)} MB with 20 slow readers`);
+  assert.ok(slowest < 2_000, `a health probe took ${slowest.toFixed(0)} ms`);
+});
+
+test("one client with more large answers in flight than allowed gets 429 and a Retry-After; pages are not counted", async () => {
+  const url = `${sidecar.url}/api/reviews/since/2000-01-01`;
+  const held = Array.from({ length: 4 }, () => slowRead(url, 3_000, "198.51.100.7"));
+  await sleep(500);
+  const refused = await fetch(url, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(refused.status, 429);
+  const wait = Number(refused.headers.get("retry-after"));
+  assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+  assert.equal(refused.headers.get("etag"), null);
+  await refused.arrayBuffer();
+  const page = await fetch(`${url}?limit=100`, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(page.status, 200, "a page is small: never refused");
+  await page.arrayBuffer();
+  const other = await fetch(url, { method: "HEAD", headers: { "X-Forwarded-For": "198.51.100.8" } });
+  assert.equal(other.status, 200);
+  await Promise.all(held);
+  const after = await fetch(url, { headers: { "X-Forwarded-For": "198.51.100.7" } });
+  assert.equal(after.status, 200, "the cap frees when the client's answers end");
+  await after.arrayBuffer();
+});
