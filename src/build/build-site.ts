@@ -104,7 +104,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
       const sha256 = sha256Hex(bytes);
       hashed.set(DATA_PATHS.dataset.slice(1), { bytes, sha256 });
       void variants.of(bytes, sha256);
-      indexed = startIndexing(dataset, bytes, undefined, made.reviewOffsets);
+      indexed = startIndexing(dataset, bytes, made.reviewOffsets);
     }).catch(async (e: unknown) => {
       await bundle.catch(() => undefined);
       throw e;

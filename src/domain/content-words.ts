@@ -1,6 +1,7 @@
 // Content problems in the project's own words: what a field must hold, said the same way for a missing field, a
 // value of the wrong type or one out of range, and "did you mean" for a catalog reference that names nothing.
 import type * as z from "zod";
+import { closestEntries, type NamedEntry } from "./closest-names.ts";
 
 /** What each review field must hold, as a person writing the file would put it. */
 const REVIEW_FIELDS: Record<string, string> = {
@@ -55,60 +56,9 @@ export function issueInWords(issue: z.core.$ZodIssue, review: boolean): { field:
   return { field, reason: `must be ${expects}, not ${describe(input)}` };
 }
 
-/** The edit distance of two short strings (Levenshtein), stopping early past `max`. */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...row) > max) return max + 1;
-    prev = row;
-  }
-  return prev[b.length];
-}
-
-type Entry = { id: string; name: string; aliases?: string[] };
-const fold = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
-
-/**
- * Catalog entries a reference that matches nothing probably meant, best first (at most three): one whose name, id
- * or alias has the reference as a word ("Grant" for Grant Holloway), begins with it, holds each of its words, or is
- * within a typo or two.
- */
-export function closestEntries(ref: string, entries: readonly Entry[]): Entry[] {
-  const r = fold(ref);
-  if (!r) return [];
-  // "furnace repairs" names Furnace Repair & Installation: each word, without a plural s, begins one of its words.
-  const refWords = r
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 3)
-    .map((w) => w.replace(/s$/, ""));
-  const scored: [number, Entry][] = [];
-  for (const e of entries) {
-    let best = Number.POSITIVE_INFINITY;
-    for (const key of [e.id, e.name, ...(e.aliases ?? [])].map(fold)) {
-      const words = key.split(/[^\p{L}\p{N}]+/u);
-      if (words.includes(r)) best = Math.min(best, 0);
-      else if (r.length >= 3 && key.startsWith(r)) best = Math.min(best, 0.5);
-      else if (refWords.length > 0 && refWords.every((w) => words.some((k) => k.startsWith(w))))
-        best = Math.min(best, 1);
-      const max = Math.max(1, Math.floor(r.length / 4));
-      const d = distance(r, key, max);
-      if (d <= max) best = Math.min(best, d);
-    }
-    if (best < Number.POSITIVE_INFINITY) scored.push([best, e]);
-  }
-  return scored
-    .sort((a, b) => a[0] - b[0])
-    .slice(0, 3)
-    .map(([, e]) => e);
-}
-
-/** "; did you mean grant-holloway (Grant Holloway)?" or nothing. */
-export function didYouMean(ref: string, entries: readonly Entry[]): string {
-  const close = closestEntries(ref, entries);
+/** "; did you mean grant-holloway (Grant Holloway)?" or nothing: the entries nearest to a reference that names none. */
+export function didYouMean(ref: string, entries: readonly NamedEntry[]): string {
+  const close = closestEntries(entries, ref);
   if (!close.length) return "";
   return `; did you mean ${close.map((e) => `${e.id} (${e.name})`).join(" or ")}?`;
 }

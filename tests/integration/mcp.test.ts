@@ -162,6 +162,13 @@ for (const mode of MODES) {
             assert.deepEqual(JSON.parse(mcp.content[0].text), rest);
             return;
           }
+          if (p.mentions_technician === "nobody") {
+            // REST: the empty result; MCP: an error naming the nearest technicians.
+            assert.equal(rest.total, 0);
+            assert.equal(mcp.isError, true);
+            assert.match(mcp.content[0].text, /no technician is named \\"nobody\\"/);
+            return;
+          }
           assert.deepEqual(mcp.structuredContent, rest);
           if (rest.next_cursor) {
             const restNext = await (
@@ -173,6 +180,76 @@ for (const mode of MODES) {
         }),
         { numRuns: 60 },
       );
+    });
+
+    test("technicians, services and areas by id, name or alias in any case; a near miss names the entry", async () => {
+      const { business } = (await call("get_business")).structuredContent as {
+        business: Record<
+          "technicians" | "services" | "service_areas",
+          { id: string; name: string; aliases?: string[] }[]
+        >;
+      };
+      const params = {
+        technicians: "mentions_technician",
+        services: "mentions_service",
+        service_areas: "mentions_area",
+      };
+      for (const [kind, param] of Object.entries(params) as [keyof typeof params, string][]) {
+        for (const entry of business[kind]) {
+          const byId = await call("search_reviews", { [param]: entry.id, limit: 20 });
+          assert.notEqual(byId.isError, true, `${param}=${entry.id}`);
+          for (const name of [entry.name, entry.name.toUpperCase(), ...(entry.aliases ?? [])]) {
+            // The same reviews (a cursor stays bound to the filters as they were written).
+            const same = (r: unknown) => {
+              const { next_cursor: _c, ...rest } = r as { next_cursor: unknown };
+              return rest;
+            };
+            const other = await call("search_reviews", { [param]: name, limit: 20 });
+            assert.deepEqual(same(other.structuredContent), same(byId.structuredContent), `${param}=${name}`);
+            const rest = await (
+              await fetch(`${sidecar.url}/api/reviews/search?${param}=${encodeURIComponent(name)}&limit=20`)
+            ).json();
+            assert.deepEqual(same(rest), same(byId.structuredContent), `REST ${param}=${name}`);
+          }
+          // One letter off: not found, and the error names the entry.
+          const typo = `${entry.name.slice(0, -1)}x`;
+          const miss = await call("search_reviews", { [param]: typo });
+          assert.equal(miss.isError, true, typo);
+          assert.ok(miss.content[0].text.includes(entry.id), `${typo}: ${miss.content[0].text}`);
+        }
+      }
+    });
+
+    test("view=compact gives the same reviews in a few fields; get_insights narrows to one technician by name", async () => {
+      const full = (await call("search_reviews", { rating: 5, limit: 10 })).structuredContent as {
+        total: number;
+        reviews: { id: string; rating: number; text: string }[];
+      };
+      const compact = (await call("search_reviews", { rating: 5, limit: 10, view: "compact" })).structuredContent as {
+        total: number;
+        reviews: { id: string; rating: number; excerpt: string; text?: string }[];
+      };
+      assert.equal(compact.total, full.total);
+      assert.deepEqual(
+        compact.reviews.map((r) => r.id),
+        full.reviews.map((r) => r.id),
+      );
+      for (const [i, r] of compact.reviews.entries()) {
+        assert.equal(r.text, undefined);
+        assert.ok(r.excerpt.length <= 160);
+        assert.ok(full.reviews[i].text.startsWith(r.excerpt.replace(/…$/, "")), r.id);
+      }
+      const one = (await call("get_insights", { technician: "Tess" })).structuredContent as {
+        entities: Record<string, { id: string }[]>;
+      };
+      assert.deepEqual(
+        one.entities.technicians.map((e) => e.id),
+        ["tess-nguyen"],
+      );
+      assert.deepEqual([one.entities.services, one.entities.service_areas], [[], []]);
+      const miss = await call("get_insights", { technician: "Teressa" });
+      assert.equal(miss.isError, true);
+      assert.match(miss.content[0].text, /tess-nguyen/);
     });
 
     test("invalid arguments give isError with the REST issues", async () => {

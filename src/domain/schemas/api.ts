@@ -22,6 +22,9 @@ const notDigits = (what: string) => ({
 const DECIMAL_INT = /^[0-9]{1,9}$/;
 const DECIMAL_NUMBER = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
 
+/** A page size written in digits, 1 to `max`. */
+const pageSize = (max: number) => z.int(notDigits("a whole number written in digits")).min(1).max(max);
+
 export const SearchParams = z
   .strictObject({
     rating: decimal(
@@ -48,16 +51,9 @@ export const SearchParams = z
         "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); results ordered by relevance",
       ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
-    mentions_service: name.optional().describe("Service id, any case"),
-    limit: decimal(
-      DECIMAL_INT,
-      z
-        .int(notDigits("a whole number written in digits"))
-        .min(1)
-        .max(SEARCH_LIMIT_MAX)
-        .default(SEARCH_LIMIT_DEFAULT)
-        .describe("Page size"),
-    ),
+    mentions_service: name.optional().describe("Service id, name or alias, any case"),
+    mentions_area: name.optional().describe("Service area id, name or alias, any case"),
+    limit: decimal(DECIMAL_INT, pageSize(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe("Page size")),
     cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
   })
   .refine((p) => !p.since || !p.until || p.since <= p.until, {
@@ -77,6 +73,33 @@ export const SearchResult = z
   .meta({ id: "SearchResult" });
 export type SearchResult = z.infer<typeof SearchResult>;
 
+/** search_reviews (MCP): the search's parameters, and how much of each review to give. */
+export const SearchToolParams = SearchParams.safeExtend({
+  view: z
+    .enum(["full", "compact"])
+    .default("full")
+    .describe(
+      "full: whole records; compact: id, rating, date, title, a short excerpt and aspects (get_review for the rest)",
+    ),
+});
+
+export const CompactReview = z
+  .object({
+    id: z.string(),
+    rating: z.int().min(1).max(5),
+    date: IsoDate,
+    title: z.string().optional(),
+    excerpt: z.string().describe("The start of the text, cut at a word with …"),
+    aspects: z.array(z.object({ aspect: z.string(), polarity: z.string() })),
+  })
+  .describe("A review in a few fields (search_reviews with view=compact)");
+
+/** search_reviews' result: whole records, or compact ones with view=compact. */
+export const SearchToolResult = z.object({
+  ...SearchResult.shape,
+  reviews: z.array(z.union([ReviewRecord, CompactReview])),
+});
+
 export const SINCE_LIMIT_MAX = 1000;
 /** Page size of a since request that brings a cursor but no limit. */
 export const SINCE_PAGE_DEFAULT = 100;
@@ -85,10 +108,7 @@ export const SinceParams = z.strictObject({
   date: IsoDate.describe("Reviews on or after this date"),
   limit: decimal(
     DECIMAL_INT,
-    z
-      .int(notDigits("a whole number written in digits"))
-      .min(1)
-      .max(SINCE_LIMIT_MAX)
+    pageSize(SINCE_LIMIT_MAX)
       .optional()
       .describe(
         `Reviews per page, 1-${SINCE_LIMIT_MAX}. Without limit and cursor the answer holds every review on or after the date`,
@@ -109,12 +129,7 @@ export type SinceParams = z.output<typeof SinceParams>;
 export const SinceToolParams = SinceParams.extend({
   limit: decimal(
     DECIMAL_INT,
-    z
-      .int(notDigits("a whole number written in digits"))
-      .min(1)
-      .max(SEARCH_LIMIT_MAX)
-      .default(SEARCH_LIMIT_DEFAULT)
-      .describe(`Reviews per page, 1-${SEARCH_LIMIT_MAX}`),
+    pageSize(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe(`Reviews per page, 1-${SEARCH_LIMIT_MAX}`),
   ),
 });
 

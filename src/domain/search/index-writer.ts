@@ -68,7 +68,7 @@ export function serialiseDataset(
 
 /** What the index reads of a review; the rest of the record is only in reviews.json's bytes. */
 export type IndexedReview = Pick<ReviewRecord, "id" | "date" | "updated" | "rating" | "title" | "text"> & {
-  mentions: Pick<ReviewRecord["mentions"], "technicians" | "services">;
+  mentions: Pick<ReviewRecord["mentions"], "technicians" | "services" | "service_areas">;
 };
 
 /** Where the parts of reviews.json are, found in its bytes and checked against the dataset (locateReviews). */
@@ -84,11 +84,13 @@ export interface ReviewsJsonLayout {
 export interface IndexCatalog {
   technicians: string[];
   services: string[];
+  areas: string[];
 }
 
 export const indexCatalog = (business: ReviewsDataset["business"]): IndexCatalog => ({
   technicians: business.technicians.map((t) => t.id),
   services: business.services.map((s) => s.id),
+  areas: business.service_areas.map((a) => a.id),
 });
 
 /**
@@ -175,6 +177,11 @@ export function encodeIndexColumns(
     n,
     keyList(serviceIds, (r) => reviews[r].mentions.services),
   );
+  const areas = postings(
+    catalog.areas.length,
+    n,
+    keyList(catalog.areas, (r) => reviews[r].mentions.service_areas),
+  );
 
   // Folded title and text of each review, as UTF-8: [title0, text0, title1, text1, ...] with 2n+1 offsets.
   const folded = reviews.flatMap((r) => [foldText(r.title ?? ""), foldText(r.text)]);
@@ -192,6 +199,7 @@ export function encodeIndexColumns(
       aggregate_rating: layout.aggregate_rating,
       technicians: techIds,
       services: serviceIds,
+      areas: catalog.areas,
     },
     {
       reviewOffsets,
@@ -207,6 +215,8 @@ export function encodeIndexColumns(
       techData: techs.data,
       serviceOffsets: services.offsets,
       serviceData: services.data,
+      areaOffsets: areas.offsets,
+      areaData: areas.data,
       trigramKeys: grams.keys,
       trigramCounts: grams.counts,
       trigramBitmap: grams.bitmap,

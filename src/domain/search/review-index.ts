@@ -31,6 +31,7 @@ export interface ReviewIndex {
   ratings(rating: number): Int32Array;
   technician(id: string): Int32Array;
   service(id: string): Int32Array;
+  area(id: string): Int32Array;
   /** Ranks whose folded title or text contains the trigram: ascending ranks, or a bitmap when frequent. */
   trigram(key: number): Int32Array | Bitmap;
   /** 3 x hits in the folded title + hits in the folded text, for the folded query's UTF-8 bytes. */
@@ -42,6 +43,7 @@ export interface ReviewIndex {
   relevanceOfRange(foldedQuery: Buffer, lo: number, hi: number): Int32Array;
   resolveTechnician(ref: string): string | undefined;
   resolveService(ref: string): string | undefined;
+  resolveArea(ref: string): string | undefined;
 }
 
 const EMPTY = new Int32Array(0);
@@ -73,6 +75,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     aggregate_rating: [number, number];
     technicians: string[];
     services: string[];
+    areas: string[];
   };
   if (meta.reviews_json_size !== reviewsJson.length)
     throw new IndexFormatError("was written for another reviews.json (sizes differ): the build is inconsistent");
@@ -94,7 +97,8 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
   const foldedBuffer = Buffer.from(folded.buffer, folded.byteOffset, folded.byteLength);
   const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
   const techLookup = catalogLookup(business.technicians);
-  const serviceIds = new Set(business.services.map((s) => s.id));
+  const serviceLookup = catalogLookup(business.services);
+  const areaLookup = catalogLookup(business.service_areas);
 
   const review = (rank: number) => JSON.parse(reviewBytes(rank).toString("utf8")) as ReviewRecord;
   const rankOf = (id: string) => {
@@ -133,6 +137,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
       rating >= 0 && rating <= 5 ? ratingData.subarray(ratingOffsets[rating], ratingOffsets[rating + 1]) : EMPTY,
     technician: keyed(meta.technicians, f.u32("techOffsets"), f.i32("techData")),
     service: keyed(meta.services, f.u32("serviceOffsets"), f.i32("serviceData")),
+    area: keyed(meta.areas, f.u32("areaOffsets"), f.i32("areaData")),
     trigram(key) {
       let lo = 0;
       let hi = trigramKeys.length;
@@ -173,11 +178,9 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
       }
       return scores;
     },
-    resolveTechnician: techLookup,
-    resolveService: (ref) => {
-      const id = ref.trim().toLowerCase();
-      return serviceIds.has(id) ? id : undefined;
-    },
+    resolveTechnician: (ref) => techLookup(ref.trim()),
+    resolveService: (ref) => serviceLookup(ref.trim()),
+    resolveArea: (ref) => areaLookup(ref.trim()),
   };
 }
 

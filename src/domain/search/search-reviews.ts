@@ -67,6 +67,11 @@ function candidateRanks(index: ReviewIndex, p: SearchFilters, q: string | undefi
     if (!id) return EMPTY;
     lists.push(index.service(id));
   }
+  if (p.mentions_area !== undefined) {
+    const id = index.resolveArea(p.mentions_area);
+    if (!id) return EMPTY;
+    lists.push(index.area(id));
+  }
   if (q !== undefined && q.length >= 3) {
     for (const g of addTrigrams(q, new Set())) {
       const list = index.trigram(g);
