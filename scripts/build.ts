@@ -1,4 +1,6 @@
-// npm run build: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a readable list on bad content.
+// npm run build [-- --strict] [-- --timings]: builds CONTENT_DIR into DIST_DIR for BASE_URL. Exit code 1 and a
+// readable list on bad content; with --strict also on a file the build would ignore (a review outside reviews/).
+import "../src/require-node-version.ts";
 import { readLineFilesEarly } from "../src/build/line-file.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
@@ -9,7 +11,8 @@ try {
   // The caches are read while the build's code loads (a second at 100,000 reviews on a slow machine).
   readLineFilesEarly(config.BUILD_CACHE_DIR);
   const { buildSite } = await import("../src/build/build-site.ts");
-  const { manifest, timings, warnings, dataOnly, astro } = await buildSite(config);
+  const strict = process.argv.includes("--strict");
+  const { manifest, timings, warnings, dataOnly, astro } = await buildSite({ ...config, strict });
   for (const line of warnings) console.warn(line);
   console.log(astro);
   const seconds = (performance.now() / 1000).toFixed(1);

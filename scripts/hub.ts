@@ -1,5 +1,6 @@
 // npm run hub -- list [--json]: the operator's view of the WebSub hub (no public endpoint shows this).
 // npm run hub -- migrate --to postgres://…: copies the embedded SQLite hub (DATA_DIR) into PostgreSQL.
+import "../src/require-node-version.ts";
 import { existsSync } from "node:fs";
 import { createPool } from "../sidecar/db/pool.ts";
 import { hubStorePath, openHubStore } from "../sidecar/hub/hub.ts";

@@ -1,4 +1,5 @@
 // npm run import -- google FILE | csv FILE [--map field=Column]... : review files in CONTENT_DIR from an export.
+import "../src/require-node-version.ts";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { readContent } from "../src/build/read-content.ts";

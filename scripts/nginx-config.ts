@@ -1,6 +1,7 @@
 // npm run nginx-config -- --root <dist> --upstream <host:port> --listen <host:port> [--standalone] [--no-brotli]
 // Prints an nginx configuration that serves the build like the sidecar and proxies the rest to it (README:
 // "Deployment"). Without --standalone it is a file for nginx's http block (e.g. /etc/nginx/conf.d/).
+import "../src/require-node-version.ts";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";

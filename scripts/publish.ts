@@ -1,5 +1,6 @@
 // npm run publish -- [--target <dir>] [--from <build>] [--production] [--sidecar <url>] [--timeout <s>] [--no-wait]
 // One command for CI and people (README: "Publishing"); the steps are in src/deploy/publish.ts. Exit 1 on failure.
+import "../src/require-node-version.ts";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { previousDir } from "../src/deploy/hand-over.ts";

@@ -1,4 +1,5 @@
 // npm run serve: serves an existing DIST_DIR. Listens, and shuts down gracefully; assemble.ts builds the sidecar.
+import "../src/require-node-version.ts";
 import { createServer, type Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { pathToFileURL } from "node:url";

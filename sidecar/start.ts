@@ -1,5 +1,6 @@
 // npm start: builds when DIST_DIR is missing, built for another BASE_URL or index version, or older than
 // CONTENT_DIR, then serves.
+import "../src/require-node-version.ts";
 import { spawn } from "node:child_process";
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
+import { ContentError } from "../domain/content-errors.ts";
 import { DATA_PATHS } from "../domain/feeds/feed-items.ts";
 import { sha256Hex } from "../domain/hash.ts";
 import type { BuildManifest } from "../domain/schemas/manifest.ts";
@@ -13,6 +14,7 @@ import { INDEX_FILE } from "../domain/search/index-format.ts";
 import { bundleFingerprint, bundleWithAstro, keptBundle } from "./astro-bundle.ts";
 import { CompressedVariants } from "./compressed-variants.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
+import { linkWarning, misplacedWarning, type RawContent } from "./read-content.ts";
 import { loadBundle, renderPages } from "./render-pages.ts";
 import { checkContent, completeSite } from "./site-data.ts";
 import { buildPageData, siteFiles } from "./site-files.ts";
@@ -39,7 +41,10 @@ export class OutputFolderError extends Error {}
 
 type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> &
   Partial<Pick<Config, "BUILD_TEST_FAULT">> &
-  Partial<Pick<Config, "BUILD_CACHE_DIR" | "PII_POLICY">>;
+  Partial<Pick<Config, "BUILD_CACHE_DIR" | "PII_POLICY">> & {
+    /** Files the build would ignore (misplaced, symbolic links) fail it instead of being warned about. */
+    strict?: boolean;
+  };
 
 export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   const notices = await recoverOutput(config.DIST_DIR);
@@ -54,6 +59,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   })();
   bundleChecked.catch(() => undefined); // awaited below, once the content passed
   const checked = await checkContent(config);
+  if (config.strict) refuseIgnoredFiles(checked.raw);
   const { fingerprint, kept, bundleCheck } = await bundleChecked;
   const { dist, tmp, old } = outputPaths(config.DIST_DIR);
   const prepare = async () => {
@@ -165,4 +171,20 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     await rm(tmp, { recursive: true, force: true });
     if (ownCache) await rm(ownCache, { recursive: true, force: true });
   }
+}
+
+/** With --strict, a file the build would leave unpublished is an error, before anything is written. */
+function refuseIgnoredFiles(raw: Pick<RawContent, "misplaced" | "links">): void {
+  const ignored = [
+    ...raw.misplaced.map((file) => ({ file, warning: misplacedWarning(file) })),
+    ...raw.links.map((file) => ({ file, warning: linkWarning(file) })),
+  ];
+  if (!ignored.length) return;
+  throw new ContentError(
+    ignored.map(({ file, warning }) => ({
+      file,
+      field: "",
+      reason: `not published: ${warning.slice(warning.indexOf(" was ignored: ") + " was ignored: ".length)} (an error with --strict)`,
+    })),
+  );
 }

@@ -22,9 +22,12 @@ function distance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** How far `typed` is from `name`: 0 when one holds the other, else the edit distance to its nearest word run. */
+/**
+ * How far `typed` is from `name`: 0 when the name holds what was typed, or what was typed holds the name as whole
+ * words (a short alias such as "AC" inside "furnace" is no match), else the edit distance to its nearest word run.
+ */
 function nearness(typed: string, name: string): number {
-  if (name.includes(typed) || typed.includes(name)) return 0;
+  if (name.includes(typed) || ` ${typed} `.includes(` ${name} `)) return 0;
   const words = name.split(/[\s-]+/);
   return Math.min(distance(typed, name), ...words.map((w) => distance(typed, w)));
 }

@@ -1,6 +1,7 @@
 // Turns the raw files of CONTENT_DIR into validated content, or one ContentError listing every problem.
 import type * as z from "zod";
 import { ContentError, type ContentProblem } from "./content-errors.ts";
+import { didYouMean, issueInWords } from "./content-words.ts";
 import { reviewDateProblems } from "./review-dates.ts";
 import { BusinessContent, ReviewContent } from "./schemas/content.ts";
 
@@ -138,13 +139,14 @@ function catalogClashes(business: BusinessContent, file: string): ContentProblem
   return problems;
 }
 
-function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
-  return error.issues.map((i) => ({
-    file,
-    field: i.path.join(".") || ("keys" in i ? i.keys.join(", ") : ""),
-    reason:
-      i.code === "unrecognized_keys" ? `unknown field${i.keys.length > 1 ? "s" : ""} ${i.keys.join(", ")}` : i.message,
-  }));
+/** One problem per field (a malformed date fails its pattern and its calendar check: it is said once). */
+function zodProblems(file: string, error: z.ZodError, review: boolean): ContentProblem[] {
+  const byField = new Map<string, ContentProblem>();
+  for (const issue of error.issues) {
+    const { field, reason } = issueInWords(issue, review);
+    if (!byField.has(field)) byField.set(field, { file, field, reason });
+  }
+  return [...byField.values()];
 }
 
 /** Resolves a catalog reference (id, name or alias, any case) to an id. */
@@ -170,16 +172,23 @@ export function catalogLookups(business: Pick<BusinessContent, "technicians" | "
   };
 }
 
-/** A review's tags that name nothing in business.json. */
+/** A review's tags that name nothing in business.json; with the catalog, each says which entry it may have meant. */
 export function catalogProblems(
   review: Pick<ReviewContent, keyof CatalogLookups>,
   lookups: CatalogLookups,
+  catalog?: Pick<BusinessContent, keyof CatalogLookups>,
 ): { field: string; reason: string }[] {
   const problems: { field: string; reason: string }[] = [];
   for (const kind of CATALOGS) {
-    for (const [i, ref] of (review[kind] ?? []).entries()) {
-      if (!lookups[kind](ref)) {
-        problems.push({ field: `${kind}.${i}`, reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)` });
+    const refs = review[kind];
+    if (!Array.isArray(refs)) continue;
+    for (const [i, ref] of refs.entries()) {
+      if (typeof ref === "string" && ref && !lookups[kind](ref)) {
+        const hint = catalog ? didYouMean(ref, catalog[kind]) : "";
+        problems.push({
+          field: `${kind}.${i}`,
+          reason: `unknown ${SINGULAR[kind]} "${ref}" (not in business.json)${hint}`,
+        });
       }
     }
   }
@@ -193,8 +202,9 @@ export function validateContent(
 ): ValidContent {
   const problems: ContentProblem[] = [];
   const businessJson = parseJson(businessFile, problems);
-  const business = businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson);
-  if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error));
+  const business =
+    businessJson === undefined ? undefined : BusinessContent.safeParse(businessJson, { reportInput: true });
+  if (business && !business.success) problems.push(...zodProblems(businessFile.path, business.error, false));
   if (business?.success) problems.push(...catalogClashes(business.data, businessFile.path));
   const lookups = business?.success ? catalogLookups(business.data) : undefined;
 
@@ -217,15 +227,23 @@ export function validateContent(
     else {
       const json = parseJson(file, problems);
       if (json === undefined) continue;
-      parsed = ReviewContent.safeParse(json);
-    }
-    if (!parsed.success) {
-      problems.push(...zodProblems(file.path, parsed.error));
-      continue;
+      parsed = ReviewContent.safeParse(json, { reportInput: true });
+      if (!parsed.success) {
+        problems.push(...zodProblems(file.path, parsed.error, true));
+        // Every problem of a file in one run: its catalog references too, though another field is wrong.
+        if (lookups && json !== null && typeof json === "object") {
+          const wrong = new Set(parsed.error.issues.map((i) => i.path.join(".")));
+          const tags = json as Pick<ReviewContent, keyof CatalogLookups>;
+          for (const p of catalogProblems(tags, lookups, business?.data))
+            if (!wrong.has(p.field)) problems.push({ file: file.path, ...p });
+        }
+        continue;
+      }
     }
     const dateProblems = options.today ? reviewDateProblems(parsed.data, options.today) : [];
     problems.push(...dateProblems.map((p) => ({ file: file.path, ...p })));
-    if (lookups) problems.push(...catalogProblems(parsed.data, lookups).map((p) => ({ file: file.path, ...p })));
+    if (lookups)
+      problems.push(...catalogProblems(parsed.data, lookups, business?.data).map((p) => ({ file: file.path, ...p })));
     reviews.push({ id, file: file.path, content: parsed.data });
   }
   if (problems.length > 0 || !business?.success) throw new ContentError(problems);

@@ -8,7 +8,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { readContent } from "../../src/build/read-content.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { type BrowserFixture, startBrowserFixture } from "../helpers/browser.ts";
-import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 const REVIEW_PAGE_MAX_COMPRESSED = 30 * 1024;
 let browser: Browser;

@@ -11,7 +11,8 @@ import { buildInsights } from "../../src/domain/insights/build-insights.ts";
 import { publishDataset } from "../../src/domain/publish-reviews.ts";
 import { serialiseDataset } from "../../src/domain/search/index-writer.ts";
 import { type ValidContent, validateContent } from "../../src/domain/validate-content.ts";
-import { SAMPLE_CONTENT, tempDir } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 const NO_KEYS = new Map<string, string>();
 

@@ -16,7 +16,8 @@ import { newestUpdated } from "../../src/domain/order.ts";
 import { BuildManifest, MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { JsonFeed, ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample } from "../helpers/build.ts";
-import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 let dist: string;
 const read = (p: string) => readFile(join(dist, p), "utf8");

@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
 import { buildSample, runBuild } from "../helpers/build.ts";
-import { SAMPLE_CONTENT, tempDir } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 test("a failure while Astro bundles fails the build, names the cause and leaves DIST_DIR as it was", async () => {
   const dist = await buildSample();

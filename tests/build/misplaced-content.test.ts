@@ -1,9 +1,10 @@
-// A review file the build would not read is named in a warning, and the build still succeeds.
+// A review file the build would not read is named in a warning, and the build still succeeds; with --strict
+// (for CI) it fails the build instead, naming the file, and the previous output stays.
 import assert from "node:assert/strict";
 import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { contentFixture, runBuild } from "../helpers/build.ts";
+import { contentFixture, runBuild, runScript } from "../helpers/build.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 test("JSON outside reviews/ and non-JSON inside it are reported as ignored", async () => {
@@ -57,4 +58,22 @@ test("a symbolic link is named as ignored; a file with a UTF-8 byte order mark i
     await rm(dist, { recursive: true, force: true });
     await rm(elsewhere, { recursive: true, force: true });
   }
+});
+
+test("with --strict a misplaced review fails the build, named with where it belongs, and the last build stays", async () => {
+  const review = { rating: 5, date: "2025-03-04", text: "Great job.", author: "Ann B.", verified: true };
+  const content = await contentFixture();
+  const dist = join(await tempDir("dist"), "dist");
+  const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: "http://localhost:4321" };
+  assert.equal((await runScript("scripts/build.ts", ["--strict"], env)).code, 0, "a clean folder passes --strict");
+  const before = await readFile(join(dist, "reviews.json"));
+  await writeFile(join(content, "lost.json"), JSON.stringify(review));
+  const run = await runScript("scripts/build.ts", ["--strict"], env);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /lost\.json: \(file\): not published: review files belong under reviews\/ \(for example reviews\/lost\.json\)/,
+  );
+  assert.match(run.stderr, /an error with --strict/);
+  assert.ok(before.equals(await readFile(join(dist, "reviews.json"))), "the previous output is untouched");
 });

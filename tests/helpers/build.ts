@@ -2,7 +2,9 @@
 import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ROOT, SAMPLE_CONTENT, tempDir } from "./paths.ts";
+import { killOnExit } from "./cleanup.ts";
+import { ROOT, tempDir } from "./paths.ts";
+import { SAMPLE_CONTENT } from "./sample-content.ts";
 
 export interface BuildRun {
   code: number;
@@ -17,7 +19,9 @@ export function runScript(script: string, args: string[], env: Record<string, st
     const child = spawn(process.execPath, [join(ROOT, script), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
+      detached: true,
     });
+    killOnExit(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

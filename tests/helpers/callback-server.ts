@@ -91,9 +91,11 @@ export class CallbackServer {
 export async function until<T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  // A bound against a hang, never a speed check: on a machine busy with other test files (or other work) a
+  // condition can take several times as long, so no bound is under 30 s; passing tests return at once anyway.
+  const end = Date.now() + Math.max(timeoutMs, 30_000);
   for (;;) {
     const v = await check();
     if (v) return v;

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { killOnExit } from "./cleanup.ts";
 import { tempDir } from "./paths.ts";
 
 export const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
@@ -21,10 +22,12 @@ export async function startNginx(config: string, port: number): Promise<RunningN
   let stderr = "";
   const child = spawn(NGINX, ["-p", dir, "-c", file, "-g", `daemon off; pid ${dir}/nginx.pid; error_log stderr;`], {
     stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
+  killOnExit(child);
   child.stderr?.on("data", (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${url}/healthz`).then(

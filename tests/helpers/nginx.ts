@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { killOnExit } from "./cleanup.ts";
 import { freePort } from "./free-port.ts";
 import { ROOT, tempDir } from "./paths.ts";
 
@@ -39,18 +40,21 @@ export async function startNginx(opts: { root: string; upstream: string; baseUrl
   const child: ChildProcess = spawn(
     NGINX,
     ["-p", prefix, "-c", conf, "-e", "stderr", "-g", `daemon off; pid ${join(prefix, "nginx.pid")};`],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
+  killOnExit(child);
   child.stderr?.on("data", (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // A bound generous enough for a machine busy with other tests; the loop ends as soon as nginx answers.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${url}/favicon.svg`, { method: "HEAD" }).then(
       () => true,
       () => false,
     );
     if (up) break;
-    if (i > 100) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
     await sleep(50);
   }
   return {

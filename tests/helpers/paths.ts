@@ -1,15 +1,15 @@
-import { rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onExit } from "./cleanup.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const SAMPLE_CONTENT = join(ROOT, "content");
 
 /** Every folder tempDir made in this test process: removed when the process exits, unless KEEP_TEST_DIRS is set. */
 const made = new Set<string>();
-process.once("exit", () => {
+onExit(() => {
   if (process.env.KEEP_TEST_DIRS) return;
   for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
 });
@@ -19,3 +19,18 @@ export async function tempDir(prefix: string): Promise<string> {
   made.add(dir);
   return dir;
 }
+
+// Nothing a test runs may read or write the working copy's content/, dist/, .build-cache or .data: the folders
+// the configuration defaults to are this process's own, and every child process and in-process loadConfig()
+// inherits them. CONTENT_DIR names a folder that does not exist, so a test that forgets to give its own content
+// fails instead of reading yours; the sample content is tests/helpers/sample-content.ts.
+const own = mkdtempSync(join(tmpdir(), "rps-env-"));
+made.add(own);
+process.env.CONTENT_DIR = join(own, "no-content-given");
+process.env.DIST_DIR = join(own, "dist");
+process.env.BUILD_CACHE_DIR = join(own, "build-cache");
+process.env.DATA_DIR = join(own, "data");
+// The page bundle scripts/test.ts built once for the code under test: a copy in this process's own cache, so its
+// first build need not run Astro (a build made from other code or for another BASE_URL still does).
+if (process.env.RPS_TEST_ASTRO_BUNDLE)
+  cpSync(process.env.RPS_TEST_ASTRO_BUNDLE, join(process.env.BUILD_CACHE_DIR, "astro-bundle"), { recursive: true });

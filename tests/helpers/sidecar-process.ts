@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { killOnExit } from "./cleanup.ts";
 import { ROOT } from "./paths.ts";
 
 export interface SidecarProcess {
@@ -27,7 +28,9 @@ export function startSidecarProcess(env: Record<string, string>, entry = "sideca
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
+  killOnExit(child);
   const logs: Record<string, unknown>[] = [];
   let stderr = "";
   child.stderr?.on("data", (d) => (stderr += d));

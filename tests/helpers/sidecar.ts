@@ -9,6 +9,9 @@ import { tempDir } from "./paths.ts";
 export async function startTestSidecar(distDir: string, env: Record<string, string> = {}): Promise<RunningSidecar> {
   const dataDir = join(await tempDir("data"), "data");
   const config = loadConfig({
+    // This process's own folders (tests/helpers/paths.ts), never the working copy's.
+    CONTENT_DIR: process.env.CONTENT_DIR,
+    BUILD_CACHE_DIR: process.env.BUILD_CACHE_DIR,
     PORT: "0",
     HOST: "127.0.0.1",
     DIST_DIR: distDir,

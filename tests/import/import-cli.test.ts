@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { sha256Hex } from "../../src/domain/hash.ts";
 import { runBuild, runScript } from "../helpers/build.ts";
-import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 const FIXTURES = join(ROOT, "tests/import/fixtures");
 let content: string;

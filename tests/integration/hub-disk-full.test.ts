@@ -2,7 +2,6 @@
 // an acknowledged subscribe request or the notifications of a build switch: requests are 202 only once stored
 // (503 otherwise), /readyz reports the condition, and everything completes once space is freed.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -11,15 +10,7 @@ import { buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } f
 import { tempDir } from "../helpers/paths.ts";
 import { deploy, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
-
-function mountTmpfs(dir: string): string | undefined {
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", dir], { stdio: "pipe" });
-    return undefined;
-  } catch (e) {
-    return `cannot mount a tmpfs (${(e as Error).message.split("\n")[0]}); this test needs root`;
-  }
-}
+import { mountTmpfs } from "../helpers/tmpfs.ts";
 
 /** Fills the file system holding `dir` until it refuses another byte. */
 async function fill(dir: string): Promise<string> {
@@ -45,7 +36,8 @@ const readyz = async (url: string) => (await fetch(`${url}/readyz`)).json() as P
 
 const dataDir = join(await tempDir("diskfull"), "data");
 await mkdir(dataDir);
-const cannotMount = mountTmpfs(dataDir);
+const mount = mountTmpfs(dataDir);
+const cannotMount = "cannot" in mount ? mount.cannot : undefined;
 if (cannotMount) console.log(`skipping the disk-full test: ${cannotMount}`);
 
 test("a full disk under DATA_DIR: no crash, no acknowledged request lost, no notification lost", {
@@ -103,6 +95,6 @@ test("a full disk under DATA_DIR: no crash, no acknowledged request lost, no not
   } finally {
     await sidecar.stop();
     await cb.close();
-    execFileSync("umount", [dataDir]);
+    if ("unmount" in mount) mount.unmount();
   }
 });

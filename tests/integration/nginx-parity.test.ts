@@ -11,7 +11,8 @@ import { HEADERS_FILE, IMMUTABLE_PREFIX } from "../../src/domain/static-headers.
 import { buildSample, runBuild } from "../helpers/build.ts";
 import { headersFor, parseHeadersFile } from "../helpers/headers-file.ts";
 import { type RunningNginx, startNginx } from "../helpers/nginx.ts";
-import { SAMPLE_CONTENT, tempDir } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
 
 const BASE_URL = "http://localhost:4321";

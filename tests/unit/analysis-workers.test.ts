@@ -8,7 +8,7 @@ import { readContent } from "../../src/build/read-content.ts";
 import { createInsightParts } from "../../src/domain/insights/review-parts.ts";
 import { createReviewPublisher } from "../../src/domain/publish-reviews.ts";
 import { validateContent } from "../../src/domain/validate-content.ts";
-import { SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 test("worker threads publish the same records and insight parts as the main thread", async () => {
   const raw = await readContent(SAMPLE_CONTENT);

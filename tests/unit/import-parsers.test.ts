@@ -10,7 +10,8 @@ import { parseDateOrDateTime, stableId } from "../../src/domain/import/imported-
 import { planImport } from "../../src/domain/import/plan-import.ts";
 import { reviewDateProblems } from "../../src/domain/review-dates.ts";
 import { BusinessContent } from "../../src/domain/schemas/content.ts";
-import { ROOT, SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 const fixture = (name: string) => readFile(join(ROOT, "tests/import/fixtures", name), "utf8");
 

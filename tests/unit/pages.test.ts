@@ -22,7 +22,7 @@ import { renderSitemaps, sitemapUrls } from "../../src/domain/pages/sitemap.ts";
 import { latestUpdate } from "../../src/domain/publish-reviews.ts";
 import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
-import { SAMPLE_CONTENT } from "../helpers/paths.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
 const BASE = "https://reviews.example";
 let data: PageData;
