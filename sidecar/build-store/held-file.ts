@@ -14,6 +14,9 @@ const readFd = promisify(read);
 
 const closer = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
 
+/** The file system calls a held file's streams may make: reads, and a close that leaves the descriptor open. */
+const KEEP_OPEN = { read, close: (_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => done(null) };
+
 export class FileChangedError extends Error {}
 
 export class HeldFile {
@@ -68,7 +71,9 @@ export class HeldFile {
    */
   sendTo(out: Writable, start = 0, end = this.size): void {
     const length = end - start;
-    const source = createReadStream("", { fd: this.fd, start, end: end - 1, autoClose: false, emitClose: true });
+    // `fs.close` does nothing: a ReadStream closes its descriptor when destroyed (a client that leaves mid-body)
+    // whatever autoClose says, and this descriptor belongs to the build, not to the response.
+    const source = createReadStream("", { fd: this.fd, start, end: end - 1, autoClose: false, fs: KEEP_OPEN });
     let sent = 0;
     source.on("data", (chunk) => {
       sent += chunk.length;

@@ -104,6 +104,34 @@ test("a held file found shorter while it is sent cuts the response: the client s
   assert.ok(body.length <= 100_000);
 });
 
+test("a client that leaves mid-body does not close the held descriptor: the file is still read and sent whole", {
+  timeout: 60_000,
+}, async () => {
+  const bytes = randomBytes(2_000_000);
+  const { path } = await fileOf(bytes);
+  const held = await HeldFile.open(path);
+  const server = await serving(held);
+  try {
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve) => {
+        const req = get(server.url, (res) => {
+          res.once("data", () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on("error", () => resolve());
+      });
+    }
+    // Let the aborted streams be destroyed before the descriptor is used again.
+    await sleep(200);
+    assert.deepEqual(held.read(1_000_000, 1_000_100), bytes.subarray(1_000_000, 1_000_100));
+    assert.deepEqual((await download(server.url)).body, bytes);
+  } finally {
+    await server.close();
+  }
+});
+
 test("the block cache gives the same slices as the bytes, across block edges and after evictions", async () => {
   const bytes = randomBytes(200_000);
   const { path } = await fileOf(bytes);
