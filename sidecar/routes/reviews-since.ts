@@ -6,10 +6,17 @@ import type { RequestHandler } from "express";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
 import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
 import { parseQuery } from "../../src/domain/parse-query.ts";
+import { PerBuildCache } from "../../src/domain/per-build-cache.ts";
 import { SinceParams } from "../../src/domain/schemas/api.ts";
 import { sinceEtagOf, sincePage } from "../../src/domain/since.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import { reviewListChunks, reviewListHead, reviewListLength } from "../build-store/review-list-body.ts";
+import {
+  LIST_CHUNK_BYTES,
+  reviewListBody,
+  reviewListChunks,
+  reviewListHead,
+  reviewListLength,
+} from "../build-store/review-list-body.ts";
 import { answeredNotModified } from "../http/conditional.ts";
 import { ValidationError } from "../http/errors.ts";
 import { CACHE_API } from "../http/headers.ts";
@@ -18,9 +25,13 @@ import { heavyAnswers } from "../http/heavy-answers.ts";
 /** The Express route pattern (also the metrics label). */
 export const SINCE_ROUTE = SERVICE_PATHS.sinceApi.replace("{date}", ":date");
 
+/** Small answers kept per build, by URL. */
+const SMALL_ANSWERS_BYTES = 16 << 20;
+
 /** GET /api/reviews/since/{date}. */
 export function reviewsSinceRoute(store: BuildStore): RequestHandler {
   const heavy = heavyAnswers();
+  const small = new PerBuildCache<Buffer>(SMALL_ANSWERS_BYTES, (b) => b.length);
   return (req, res) => {
     const params = parseQuery(SinceParams, req.query as Record<string, unknown>, { date: req.params.date as string });
     if (!params.ok) throw new ValidationError(params.issues);
@@ -54,6 +65,11 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
     res.setHeader("Content-Length", length);
     res.statusCode = 200;
     // A client that goes away ends the stream (pipeline destroys the source); nothing else is held for it.
+    if (length <= LIST_CHUNK_BYTES) {
+      // A small answer (a recent date, a page) in one write, kept per build: no stream to set up for it.
+      res.end(small.getOrCompute(snapshot, req.originalUrl, () => reviewListBody(snapshot, envelope, ranks)));
+      return;
+    }
     pipeline(Readable.from(reviewListChunks(snapshot.index, head, ranks), { objectMode: false }), res, () => undefined);
   };
 }
