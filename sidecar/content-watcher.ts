@@ -10,7 +10,7 @@ export interface ContentWatcher {
 export function watchContent(opts: {
   contentDir: string;
   debounceMs?: number;
-  build: () => Promise<void>;
+  build: () => Promise<unknown>;
   logger: Logger;
 }): ContentWatcher {
   let timer: NodeJS.Timeout | undefined;

@@ -126,7 +126,13 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
   logger.info(
-    { event: "server.listening", url, base_url: config.BASE_URL, build: store.current().manifest.build_id },
+    {
+      event: "server.listening",
+      url,
+      pid: process.pid,
+      base_url: config.BASE_URL,
+      build: store.current().manifest.build_id,
+    },
     "listening",
   );
   return {
@@ -148,24 +154,56 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   };
 }
 
-/** Stop accepting, let requests in flight finish (up to 10 s), close resources, exit. */
-export function exitOnSignals(sidecar: RunningSidecar, logger: Logger): void {
+/**
+ * SIGTERM or SIGINT: stop accepting, let requests in flight finish (up to 10 s), close resources, exit 0. A second
+ * signal exits at once (1). Started by npm (`npm start`, `npm run serve`), the server also drains and exits when
+ * npm ends: some npm versions and shells do not pass a signal on, and an orphan would keep the port.
+ */
+export function exitOnSignals(
+  sidecar: RunningSidecar,
+  logger: Logger,
+  opts: { startedByNpm: boolean; onExit?: () => void },
+): void {
+  const onExit = opts.onExit ?? (() => {});
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      logger.warn({ event: "server.shutdown_now", signal }, "second signal: exiting without draining");
+      sidecar.server.closeAllConnections();
+      onExit();
+      process.exit(1);
+    }
     closing = true;
     logger.info({ event: "server.shutdown", signal }, "shutting down");
     setTimeout(() => {
       sidecar.server.closeAllConnections();
+      onExit();
       process.exit(0);
     }, 10_000).unref();
-    void sidecar.close().then(() => process.exit(0));
+    void sidecar.close().then(() => {
+      onExit();
+      process.exit(0);
+    });
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+  if (opts.startedByNpm) {
+    const parent = process.ppid;
+    // Reparented (to init or a subreaper) means npm is gone, whichever way it ended.
+    setInterval(() => {
+      if (process.ppid !== parent) shutdown("parent exited");
+    }, PARENT_POLL_MS).unref();
+  }
 }
 
-export async function main(): Promise<void> {
+const PARENT_POLL_MS = 500;
+
+export interface MainOptions {
+  /** Runs when the process is about to exit on a signal (npm start ends a build in progress). */
+  onExit?: () => void;
+}
+
+export async function main(opts: MainOptions = {}): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -177,7 +215,7 @@ export async function main(): Promise<void> {
   try {
     for (const done of await recoverOutput(config.DIST_DIR)) logger.warn({ event: "build.recovered", done }, done);
     const sidecar = await startSidecar(config, logger);
-    exitOnSignals(sidecar, logger);
+    exitOnSignals(sidecar, logger, { startedByNpm: config.npm_lifecycle_event !== undefined, onExit: opts.onExit });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const message =

@@ -1,18 +1,15 @@
 // npm start: builds when DIST_DIR is missing, built for another BASE_URL or index version, or older than
-// CONTENT_DIR, then serves.
-import { spawn } from "node:child_process";
+// CONTENT_DIR, then serves and rebuilds on each change under CONTENT_DIR.
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config.ts";
 import { readManifest } from "../src/deploy/read-manifest.ts";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
 import { INDEX_FILE, INDEX_VERSION, indexVersionOf } from "../src/domain/search/index-format.ts";
 import { watchContent } from "./content-watcher.ts";
 import { createLogger } from "./logger.ts";
+import { runBuild, stopBuild } from "./run-build.ts";
 import { main } from "./server.ts";
-
-const BUILD_SCRIPT = fileURLToPath(new URL("../scripts/build.ts", import.meta.url));
 
 async function newestMtime(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -45,19 +42,12 @@ export async function needsBuild(config: Dirs): Promise<string | undefined> {
   return undefined;
 }
 
-export function runBuild(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILD_SCRIPT], { stdio: "inherit" });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build failed (exit code ${code})`))));
-  });
-}
-
 const config = loadConfig();
 const reason = await needsBuild(config);
 if (reason) {
   console.log(`building (${reason})...`);
   try {
-    await runBuild();
+    console.log(await runBuild());
   } catch (e) {
     // A failed rebuild must not take the site down: serve the last good build when there is one for BASE_URL.
     if (await unusableBuild(config)) {
@@ -67,5 +57,5 @@ if (reason) {
     console.error(`${(e as Error).message}; serving the last good build in ${config.DIST_DIR}.`);
   }
 }
-await main();
+await main({ onExit: stopBuild });
 watchContent({ contentDir: config.CONTENT_DIR, build: runBuild, logger: createLogger(config) });

@@ -77,6 +77,8 @@ export const ConfigSchema = z
       .default("")
       .transform((v) => !/^(0|false|no|off)?$/i.test(v.trim())),
     PII_POLICY: z.enum(PII_POLICIES).default(DEFAULT_PII_POLICY),
+    /** Set by npm for the scripts it runs: the server then also exits when npm does. */
+    npm_lifecycle_event: z.string().optional(),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

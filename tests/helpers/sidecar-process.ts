@@ -17,7 +17,7 @@ const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
 
 /** Node's own flags in the npm script that runs `entry` (package.json says them once): the process runs as npm's. */
 const nodeFlags = (entry: string) =>
-  (Object.values(SCRIPTS).find((s) => s.startsWith("node ") && s.endsWith(` ${entry}`)) ?? "")
+  (Object.values(SCRIPTS).find((s) => /^(exec )?node /.test(s) && s.endsWith(` ${entry}`)) ?? "")
     .split(" ")
     .filter((a) => a.startsWith("--"));
 
