@@ -8,8 +8,10 @@ import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
+import { type BuildHealth, createBuildHealth } from "./build-health.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
+import { watchContent } from "./content-watcher.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
@@ -22,8 +24,10 @@ import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
 import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
 import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
+import { needsBuild } from "./needs-build.ts";
 import { createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
+import { runBuild, stopBuild } from "./run-build.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -56,7 +60,11 @@ function lazyMcpRouter(opts: McpOptions): Mcp {
   return { router, lane, close: async () => (loaded ? (await loaded).close() : undefined) };
 }
 
-export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
+export async function startSidecar(
+  config: Config,
+  logger: Logger = createLogger(config),
+  extras: { buildHealth?: BuildHealth } = {},
+): Promise<RunningSidecar> {
   const store = await createBuildStore({
     distDir: config.DIST_DIR,
     baseUrl: config.BASE_URL,
@@ -199,8 +207,11 @@ export function exitOnSignals(
 const PARENT_POLL_MS = 500;
 
 export interface MainOptions {
-  /** Runs when the process is about to exit on a signal (npm start ends a build in progress). */
-  onExit?: () => void;
+  /**
+   * Rebuild on each change under CONTENT_DIR (npm start; npm run serve -- --watch), and at once when the content
+   * is newer than the build served (`rebuildNow`).
+   */
+  watch?: { rebuildNow: boolean };
 }
 
 export async function main(opts: MainOptions = {}): Promise<void> {
@@ -214,8 +225,16 @@ export async function main(opts: MainOptions = {}): Promise<void> {
   const logger = createLogger(config);
   try {
     for (const done of await recoverOutput(config.DIST_DIR)) logger.warn({ event: "build.recovered", done }, done);
-    const sidecar = await startSidecar(config, logger);
-    exitOnSignals(sidecar, logger, { startedByNpm: config.npm_lifecycle_event !== undefined, onExit: opts.onExit });
+    const buildHealth = opts.watch ? createBuildHealth() : undefined;
+    const sidecar = await startSidecar(config, logger, { buildHealth });
+    exitOnSignals(sidecar, logger, {
+      startedByNpm: config.npm_lifecycle_event !== undefined,
+      onExit: opts.watch ? stopBuild : undefined,
+    });
+    if (opts.watch) {
+      const watcher = watchContent({ contentDir: config.CONTENT_DIR, build: runBuild, logger, health: buildHealth });
+      if (opts.watch.rebuildNow) watcher.trigger();
+    }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const message =
@@ -231,4 +250,7 @@ export async function main(opts: MainOptions = {}): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const watch = process.argv.includes("--watch");
+  await main(watch ? { watch: { rebuildNow: (await needsBuild(loadConfig())) !== undefined } } : {});
+}

@@ -1,7 +1,8 @@
 // npm start end to end: builds when there is no build, serves, and a review saved into CONTENT_DIR is
-// rebuilt, served and pushed to a verified WebSub subscriber; then the subscriber unsubscribes.
+// rebuilt, served and pushed to a verified WebSub subscriber; saves by rename (twice) are rebuilt too; then the
+// subscriber unsubscribes.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { contentFixture } from "../helpers/build.ts";
@@ -54,6 +55,25 @@ test("subscribe, get verified, receive a fat ping after a content change rebuilt
     assert.equal(feed.items[0].id, "http://localhost:4321/#review-2026-11-21-fresh-review");
     const search = await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json();
     assert.equal(search.reviews[0].id, "2026-11-21-fresh-review");
+
+    // Saved by rename (an editor's atomic save, sed -i), twice: each save is rebuilt and served.
+    const fresh = join(content, "reviews", "2026", "2026-11-21-fresh-review.json");
+    for (const word of ["Superb", "Excellent"]) {
+      const tmp = `${fresh}.tmp`;
+      await writeFile(
+        tmp,
+        JSON.stringify({ ...JSON.parse(await readFile(fresh, "utf8")), text: `${word} furnace fix.` }),
+      );
+      await rename(tmp, fresh);
+      await until(
+        `the rename save with "${word}" served`,
+        async () => {
+          const r = await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json();
+          return r.reviews[0].text === `${word} furnace fix.`;
+        },
+        60_000,
+      );
+    }
 
     await hubRequest(sidecar.url, {
       "hub.mode": "unsubscribe",
