@@ -25,6 +25,8 @@ export interface BuildHealth {
   staleForMs(now?: number): number;
 }
 
+const MAX_ERROR_CHARS = 600;
+
 export function createBuildHealth(): BuildHealth {
   let error: string | null = null;
   let failingSince: number | undefined;
@@ -50,7 +52,8 @@ export function createBuildHealth(): BuildHealth {
     },
     failed(message, at = Date.now()) {
       failures++;
-      error = message;
+      // The end of a build's output says why it failed; the rest is kept out of /readyz.
+      error = message.length > MAX_ERROR_CHARS ? `…${message.slice(-MAX_ERROR_CHARS)}` : message;
       failingSince ??= at;
     },
     get failures() {

@@ -1,6 +1,7 @@
 // The commit trigger of npm start and npm run serve -- --watch: a change under CONTENT_DIR rebuilds (debounced,
 // one build at a time); the build store then sees the new manifest and the hub notifies subscribers. A failed
 // build is retried on the next change and on a timer with backoff, and reported through BuildHealth.
+import { relative, sep } from "node:path";
 import { watch } from "chokidar";
 import type { BuildHealth } from "./build-health.ts";
 import type { Logger } from "./logger.ts";
@@ -72,7 +73,12 @@ export function watchContent(opts: {
 
   // chokidar watches each folder (not each file), so a file replaced by a rename (an editor's atomic save,
   // sed -i) or created in a new folder is seen like any other write; Node's recursive fs.watch loses such files.
-  const watcher = watch(opts.contentDir, { ignoreInitial: true, atomic: true });
+  // Dot-files and dot-folders (.git, editors' swap and lock files) are not content.
+  const ignored = (path: string) =>
+    relative(opts.contentDir, path)
+      .split(sep)
+      .some((part) => part.startsWith("."));
+  const watcher = watch(opts.contentDir, { ignoreInitial: true, atomic: true, ignored });
   const schedule = () => {
     opts.health?.contentChanged();
     clearTimeout(timer);

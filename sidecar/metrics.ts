@@ -4,6 +4,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { Counter, collectDefaultMetrics, Gauge, type Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
+import type { BuildHealth } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
 
@@ -23,8 +24,8 @@ export interface Metrics {
   hub: HubMetrics;
   /** MCP JSON-RPC requests by method (the MCP route increments it). */
   mcpRequests: Counter<"method">;
-  /** Reports the build that `store` serves (id, age, reviews). */
-  observeBuild(store: BuildStore): void;
+  /** Reports the build that `store` serves (id, revision, age, reviews) and, when it builds, its rebuilds. */
+  observeBuild(store: BuildStore, health?: BuildHealth): void;
   /** Reports the hub's subscriptions and pending work, read from its store at scrape time. */
   observeHub(source: HubStatsSource): void;
   /** Wraps the request listener to time every request. */
@@ -177,19 +178,20 @@ export function createMetrics(): Metrics {
     httpDuration,
     hub,
     mcpRequests,
-    observeBuild(store) {
+    observeBuild(store, health) {
       let loadedAt = Date.now();
       store.onSwitch(() => {
         loadedAt = Date.now();
       });
-      const info: Gauge<"build_id"> = new Gauge({
+      const info: Gauge<"build_id" | "content_revision"> = new Gauge({
         name: `${PREFIX}build_info`,
-        help: "The build this instance serves (value 1, labelled with its build_id)",
-        labelNames: ["build_id"] as const,
+        help: "The build this instance serves (value 1, labelled with its build_id and content revision)",
+        labelNames: ["build_id", "content_revision"] as const,
         registers: [registry],
         collect() {
+          const { build_id, content_revision } = store.current().manifest;
           info.reset();
-          info.set({ build_id: store.current().manifest.build_id }, 1);
+          info.set({ build_id, content_revision: content_revision ?? "" }, 1);
         },
       });
       const age: Gauge = new Gauge({
@@ -206,6 +208,33 @@ export function createMetrics(): Metrics {
         registers: [registry],
         collect() {
           reviews.set(store.current().manifest.review_count);
+        },
+      });
+      const lastSuccess: Gauge = new Gauge({
+        name: `${PREFIX}build_last_success_timestamp_seconds`,
+        help: "When the last build succeeded (a server that does not build: when it loaded the build it serves)",
+        registers: [registry],
+        collect() {
+          lastSuccess.set(Math.max(health?.lastSuccess ?? 0, loadedAt) / 1000);
+        },
+      });
+      const stale: Gauge = new Gauge({
+        name: `${PREFIX}build_stale_seconds`,
+        help: "Seconds since the first content change the build served does not hold (0: the build is current)",
+        registers: [registry],
+        collect() {
+          stale.set((health?.staleForMs() ?? 0) / 1000);
+        },
+      });
+      let counted = 0;
+      const failures: Counter = new Counter({
+        name: `${PREFIX}build_failures_total`,
+        help: "Builds of the content that failed in this process",
+        registers: [registry],
+        collect() {
+          const now = health?.failures ?? 0;
+          if (now > counted) failures.inc(now - counted);
+          counted = now;
         },
       });
     },

@@ -72,7 +72,7 @@ export async function startSidecar(
     prepare: warmSearchMemo,
   });
   const metrics = createMetrics();
-  metrics.observeBuild(store);
+  metrics.observeBuild(store, extras.buildHealth);
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
   // else SQLite in DATA_DIR and memory.
   const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
@@ -107,6 +107,7 @@ export async function startSidecar(
     draining: () => draining,
     checks: pool ? [() => pingDatabase(pool)] : [],
     warnings: () => hub.problems(),
+    buildHealth: extras.buildHealth,
   });
   const app = createApp({
     store,

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ROOT, SAMPLE_CONTENT, tempDir } from "./paths.ts";
+import { ROOT, SAMPLE_CONTENT, tempDir, testBuildCache } from "./paths.ts";
 
 export interface BuildRun {
   code: number;
@@ -16,7 +16,7 @@ export function runScript(script: string, args: string[], env: Record<string, st
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, script), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, BUILD_CACHE_DIR: testBuildCache(), ...env },
     });
     let stdout = "";
     let stderr = "";

@@ -1,7 +1,7 @@
 // `npm run <script>` as an operator or a process manager starts it, for tests that signal npm itself.
 import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
-import { ROOT } from "./paths.ts";
+import { ROOT, testBuildCache } from "./paths.ts";
 
 export interface NpmProcess {
   npm: ChildProcess;
@@ -17,7 +17,14 @@ export interface NpmProcess {
 export function startNpm(script: string, env: Record<string, string>): Promise<NpmProcess> {
   const npm = spawn("npm", ["run", script], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_FORMAT: "json",
+      BUILD_CACHE_DIR: testBuildCache(),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<number | string>((r) => npm.once("exit", (code, signal) => r(code ?? String(signal))));

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,4 +18,20 @@ export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `rps-${prefix}-`));
   made.add(dir);
   return dir;
+}
+
+let buildCache: string | undefined;
+
+/**
+ * The BUILD_CACHE_DIR of the builds and servers this test process starts: never the working copy's .build-cache,
+ * which a server running from the working copy uses. A whole run may share one by setting BUILD_CACHE_DIR (kept
+ * bundles are keyed by code and BASE_URL, so builds of different tests do not evict each other's).
+ */
+export function testBuildCache(): string {
+  if (process.env.BUILD_CACHE_DIR) return process.env.BUILD_CACHE_DIR;
+  if (buildCache === undefined) {
+    buildCache = mkdtempSync(join(tmpdir(), "rps-build-cache-"));
+    made.add(buildCache);
+  }
+  return buildCache;
 }

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ROOT } from "./paths.ts";
+import { ROOT, testBuildCache } from "./paths.ts";
 
 export interface SidecarProcess {
   url: string;
@@ -21,11 +21,25 @@ const nodeFlags = (entry: string) =>
     .split(" ")
     .filter((a) => a.startsWith("--"));
 
-/** `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content). */
-export function startSidecarProcess(env: Record<string, string>, entry = "sidecar/server.ts"): Promise<SidecarProcess> {
-  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry)], {
+/**
+ * `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content);
+ * `args` as given after `npm run serve --` (e.g. --watch).
+ */
+export function startSidecarProcess(
+  env: Record<string, string>,
+  entry = "sidecar/server.ts",
+  args: string[] = [],
+): Promise<SidecarProcess> {
+  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry), ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "debug",
+      BUILD_CACHE_DIR: testBuildCache(),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: Record<string, unknown>[] = [];

@@ -106,3 +106,21 @@ test("a failed build is retried with backoff, reported as stale, and ok again on
     await watcher.close();
   }
 });
+
+test("dot-files and dot-folders (.git, swap files) are not content: no build", async () => {
+  const dir = await tempDir("watch");
+  await mkdir(join(dir, ".git"));
+  let builds = 0;
+  const watcher = watchContent({ contentDir: dir, debounceMs: 50, logger: quiet, build: async () => void builds++ });
+  try {
+    await watcher.ready;
+    await writeFile(join(dir, ".git", "index"), "x");
+    await writeFile(join(dir, ".review.json.swp"), "x");
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(builds, 0);
+    await writeFile(join(dir, "review.json"), "{}");
+    await until("a build for a real file", () => builds > 0, 5_000);
+  } finally {
+    await watcher.close();
+  }
+});

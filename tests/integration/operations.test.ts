@@ -70,7 +70,10 @@ test("/healthz, /readyz and /metrics with a database", async () => {
   );
   has(/route="unmatched",status="404"/);
   assert.doesNotMatch(text, /route="\/no\/such|2024-01-01/, "raw paths never become labels");
-  has(new RegExp(`reviews_build_info\\{build_id="${body.build_id}"\\} 1`));
+  has(new RegExp(`reviews_build_info\\{build_id="${body.build_id}",content_revision="[^"]*"\\} 1`));
+  has(/reviews_build_failures_total 0/);
+  has(/reviews_build_stale_seconds 0/);
+  has(/reviews_build_last_success_timestamp_seconds \d/);
   has(new RegExp(`reviews_reviews_published ${body.review_count}`));
   has(/reviews_build_age_seconds \d/);
   has(/reviews_hub_subscriptions 0/);
