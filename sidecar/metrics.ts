@@ -7,6 +7,7 @@ import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildHealth } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
+import type { Dependencies } from "./routes/health.ts";
 
 const PREFIX = "reviews_";
 
@@ -26,6 +27,8 @@ export interface Metrics {
   mcpRequests: Counter<"method">;
   /** Reports the build that `store` serves (id, revision, age, reviews) and, when it builds, its rebuilds. */
   observeBuild(store: BuildStore, health?: BuildHealth): void;
+  /** Reports each shared dependency (database, rate limits) as up (1) or down (0), checked at scrape time. */
+  observeDependencies(dependencies: Dependencies): void;
   /** Reports the hub's subscriptions and pending work, read from its store at scrape time. */
   observeHub(source: HubStatsSource): void;
   /** Wraps the request listener to time every request. */
@@ -235,6 +238,17 @@ export function createMetrics(): Metrics {
           const now = health?.failures ?? 0;
           if (now > counted) failures.inc(now - counted);
           counted = now;
+        },
+      });
+    },
+    observeDependencies(dependencies) {
+      const up: Gauge<"dependency"> = new Gauge({
+        name: `${PREFIX}dependency_up`,
+        help: "Whether a dependency shared by the instances works (1) or not (0): the instance still serves reads",
+        labelNames: ["dependency"] as const,
+        registers: [registry],
+        async collect() {
+          for (const d of await dependencies.check()) up.set({ dependency: d.name }, d.problem === null ? 1 : 0);
         },
       });
     },

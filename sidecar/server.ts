@@ -25,7 +25,7 @@ import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
 import type { PostLane } from "./mcp/prepared-calls.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
 import { needsBuild } from "./needs-build.ts";
-import { createHealthRouter } from "./routes/health.ts";
+import { createDependencies, createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
 import { runBuild, stopBuild } from "./run-build.ts";
 
@@ -76,7 +76,7 @@ export async function startSidecar(
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
   // else SQLite in DATA_DIR and memory.
   const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
-  const rateLimitStores = pool && (await pgRateLimitStores(pool));
+  const rateLimits = pool && (await pgRateLimitStores(pool, logger));
   const mcp = lazyMcpRouter({
     store,
     logger,
@@ -100,12 +100,16 @@ export async function startSidecar(
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
-    store: rateLimitStores && ((name) => rateLimitStores(`hub-${name}`)),
+    store: rateLimits && ((name) => rateLimits.store(`hub-${name}`)),
   });
   let draining = false;
+  const dependencies = createDependencies(
+    pool && rateLimits ? { database: () => pingDatabase(pool), rate_limits: rateLimits.problem } : {},
+  );
+  metrics.observeDependencies(dependencies);
   const health = createHealthRouter(store, {
     draining: () => draining,
-    checks: pool ? [() => pingDatabase(pool)] : [],
+    dependencies,
     warnings: () => hub.problems(),
     buildHealth: extras.buildHealth,
   });
