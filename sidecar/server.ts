@@ -84,8 +84,11 @@ export async function startSidecar(
     config,
     onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
     revocations: pool
-      ? await pgRevocationStore(pool, (e) =>
-          logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
+      ? await pgRevocationStore(
+          pool,
+          (e) =>
+            logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
+          (message) => logger.warn({ event: "db.schema_repaired", component: "mcp_sessions" }, message),
         )
       : undefined,
   });

@@ -5,7 +5,7 @@
 // table (`problem`), so a table lost to a partial restore shows as a degraded dependency before any request.
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Logger } from "../logger.ts";
-import { migrate } from "./migrate.ts";
+import { migrateSchema, type PgSchema } from "./migrate.ts";
 import type { Pool } from "./pool.ts";
 
 export class RateLimitUnavailable extends Error {}
@@ -19,14 +19,22 @@ export interface SharedRateLimits {
   problem(): Promise<string | null>;
 }
 
-const RATE_LIMIT_MIGRATIONS = [
-  `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
-   CREATE INDEX rate_limits_reset ON rate_limits (reset_at);`,
-];
+/** Counters of the current minute: a lost table is recreated empty. */
+export const RATE_LIMIT_SCHEMA: PgSchema = {
+  component: "rate_limits",
+  migrations: [
+    `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
+     CREATE INDEX rate_limits_reset ON rate_limits (reset_at);`,
+  ],
+  tables: ["rate_limits"],
+  whenMissing: "recreate",
+};
 
 /** Applies the table's migrations (under the migration lock, like every store), then makes stores by prefix. */
 export async function pgRateLimitStores(pool: Pool, logger: Logger): Promise<SharedRateLimits> {
-  await migrate(pool, "rate_limits", RATE_LIMIT_MIGRATIONS);
+  await migrateSchema(pool, RATE_LIMIT_SCHEMA, (message) =>
+    logger.warn({ event: "db.schema_repaired", component: "rate_limits" }, message),
+  );
   let lastLogged = 0;
   let unlogged = 0;
   const failed = (e: unknown): never => {

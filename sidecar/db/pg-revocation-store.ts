@@ -2,13 +2,19 @@
 // instance. Each instance keeps the ended ids in memory and reads the ones ended elsewhere every second, so a
 // check never waits for the database; an id ended on another instance is refused within about a second.
 import { memoryRevocationStore, type RevocationStore } from "../mcp/revocation-store.ts";
-import { migrate } from "./migrate.ts";
+import { migrateSchema, type PgSchema } from "./migrate.ts";
 import type { Pool } from "./pool.ts";
 
-const REVOCATION_MIGRATIONS = [
-  `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
-   CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
-];
+/** Ended session ids: a lost table is recreated empty (a revived id grants nothing a new session would not). */
+export const REVOCATION_SCHEMA: PgSchema = {
+  component: "mcp_sessions",
+  migrations: [
+    `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
+     CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
+  ],
+  tables: ["mcp_revoked_sessions"],
+  whenMissing: "recreate",
+};
 
 export const REVOCATION_POLL_MS = 1_000;
 /** Rows are read again this far back, so a row committed just after a read with an earlier clock is not missed. */
@@ -17,8 +23,9 @@ const OVERLAP_MS = 10_000;
 export async function pgRevocationStore(
   pool: Pool,
   onError: (e: Error) => void = () => undefined,
+  onRepaired: (message: string) => void = () => undefined,
 ): Promise<RevocationStore> {
-  await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
+  await migrateSchema(pool, REVOCATION_SCHEMA, onRepaired);
   // The in-memory store (bounded, swept) is the local copy; PostgreSQL is how the copies learn of each other.
   const local = memoryRevocationStore();
   let since = 0;
