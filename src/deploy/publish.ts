@@ -19,8 +19,8 @@ export interface PublishOptions {
   /** Publish this existing build instead of building (a rollback). */
   from?: string;
   production: boolean;
-  /** Base URL of the sidecar whose /readyz is polled; undefined: do not wait. */
-  sidecar?: string;
+  /** Base URLs of the sidecars whose /readyz is polled, each until it serves the build; none: do not wait. */
+  sidecars: readonly string[];
   timeoutMs: number;
   log: (line: string) => void;
 }
@@ -64,14 +64,16 @@ async function stageAndSwitch(config: PublishConfig, o: PublishOptions, dist: st
   o.log(`publishing build ${manifest.build_id} (${manifest.review_count} reviews) for ${manifest.base_url}`);
 
   const handover = await handOver(incoming, dist);
-  if (o.sidecar) {
-    try {
-      await waitForBuild(`${o.sidecar}${READY_PATH}`, manifest.build_id, o.timeoutMs);
-    } catch (e) {
+  if (o.sidecars.length) {
+    const waits = await Promise.allSettled(
+      o.sidecars.map((s) => waitForBuild(`${s}${READY_PATH}`, manifest.build_id, o.timeoutMs)),
+    );
+    const failed = waits.flatMap((w, i) => (w.status === "rejected" ? [`${o.sidecars[i]}: ${w.reason.message}`] : []));
+    if (failed.length) {
       await handover.rollback();
-      throw new PublishError(`${(e as Error).message}\n${config.DIST_DIR} holds the previous build again.`);
+      throw new PublishError(`${failed.join("\n")}\n${config.DIST_DIR} holds the previous build again.`);
     }
-    o.log(`the sidecar at ${o.sidecar} serves build ${manifest.build_id}`);
+    for (const s of o.sidecars) o.log(`the sidecar at ${s} serves build ${manifest.build_id}`);
   }
   await handover.commit();
   if (!target) return;

@@ -134,3 +134,31 @@ test("a target inside DIST_DIR and a second publish at the same time are refused
     await rm(`${dist}.publish-lock`);
   }
 });
+
+test("--sidecar repeated: every instance on DIST_DIR must switch; one that does not takes the hand-over back", async () => {
+  const second = await startSidecarProcess({ DIST_DIR: dist, BASE_URL, DATA_DIR: join(root, "data-2") });
+  try {
+    await writeFile(
+      join(content, "reviews", "2026", "zz-two-instances.json"),
+      JSON.stringify({ rating: 4, date: "2026-11-02", text: "Quick and tidy.", author: "Ola N.", verified: true }),
+    );
+    const both = await publish(["--target", target, "--sidecar", sidecar.url, "--sidecar", second.url], {});
+    assert.equal(both.code, 0, both.stderr);
+    const next = await buildId(dist);
+    for (const s of [sidecar, second]) {
+      assert.equal((await (await fetch(`${s.url}/readyz`)).json()).build_id, next);
+      assert.match(both.stdout, new RegExp(`the sidecar at ${s.url} serves build ${next}`));
+    }
+
+    await rm(join(content, "reviews", "2026", "zz-two-instances.json"));
+    const down = `http://127.0.0.1:${new URL(second.url).port}`;
+    await second.stop();
+    const live = await buildId(dist);
+    const run = await publish(["--target", target, "--sidecar", sidecar.url, "--sidecar", down, "--timeout", "3"], {});
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, new RegExp(`${down}: The sidecar did not switch`));
+    assert.equal(await buildId(dist), live, "DIST_DIR holds the previous build again");
+  } finally {
+    await second.stop();
+  }
+});
