@@ -231,6 +231,11 @@ export async function main(opts: MainOptions = {}): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config);
+  // A crash is one JSON line with the stack as a field, not Node's lines on stderr a collector splits apart.
+  process.on("uncaughtException", (e) => {
+    logger.fatal({ event: "process.crashed", err: e instanceof Error ? e.stack : String(e) }, "crashed");
+    process.exit(1);
+  });
   try {
     for (const done of await recoverOutput(config.DIST_DIR)) logger.warn({ event: "build.recovered", done }, done);
     const buildHealth = opts.watch ? createBuildHealth() : undefined;

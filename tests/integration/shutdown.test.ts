@@ -27,6 +27,9 @@ test("SIGTERM finishes the request in flight, then exits 0", async () => {
   assert.ok(expectedBytes > 1000);
   assert.equal(answered.bytes, expectedBytes, "the whole body arrived");
   assert.ok(sidecar.logs.some((l) => l.event === "server.shutdown" && l.signal === "SIGTERM"));
+  for (const l of sidecar.logs) {
+    assert.match(String(l.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, "ISO-8601 times in the JSON log");
+  }
   await assert.rejects(fetch(`${sidecar.url}/reviews.json`), "no longer accepting");
 });
 
