@@ -217,9 +217,9 @@ const PARENT_POLL_MS = 500;
 export interface MainOptions {
   /**
    * Rebuild on each change under CONTENT_DIR (npm start; npm run serve -- --watch), and at once when the content
-   * is newer than the build served (`rebuildNow`).
+   * is newer than the build served, or when `rebuildNow` says so.
    */
-  watch?: { rebuildNow: boolean };
+  watch?: { rebuildNow?: boolean };
 }
 
 export async function main(opts: MainOptions = {}): Promise<void> {
@@ -246,7 +246,9 @@ export async function main(opts: MainOptions = {}): Promise<void> {
     });
     if (opts.watch) {
       const watcher = watchContent({ contentDir: config.CONTENT_DIR, build: runBuild, logger, health: buildHealth });
-      if (opts.watch.rebuildNow) watcher.trigger();
+      // An unreadable CONTENT_DIR is the build's to report (in /readyz), not a reason to stop serving.
+      const behind = await needsBuild(config).catch((e: Error) => e.message);
+      if (opts.watch.rebuildNow ?? behind !== undefined) watcher.trigger();
     }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
@@ -264,6 +266,5 @@ export async function main(opts: MainOptions = {}): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const watch = process.argv.includes("--watch");
-  await main(watch ? { watch: { rebuildNow: (await needsBuild(loadConfig())) !== undefined } } : {});
+  await main(process.argv.includes("--watch") ? { watch: {} } : {});
 }

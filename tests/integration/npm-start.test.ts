@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { contentFixture } from "../helpers/build.ts";
+import { contentFixture, runBuild } from "../helpers/build.ts";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
 import { BASE, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
@@ -84,5 +84,39 @@ test("subscribe, get verified, receive a fat ping after a content change rebuilt
   } finally {
     await sidecar.stop();
     await cb.close();
+  }
+});
+
+test("npm run serve -- --watch serves the build it finds, and rebuilds at once when the content is newer", async () => {
+  const content = await contentFixture();
+  const root = await tempDir("serve-watch");
+  const dist = join(root, "dist");
+  assert.equal((await runBuild({ CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: BASE })).code, 0);
+  await writeFile(
+    join(content, "reviews", "2026", "2026-11-25-after-build.json"),
+    JSON.stringify({
+      rating: 5,
+      date: "2026-11-25",
+      text: "Written after the build.",
+      author: "Uma K.",
+      verified: true,
+    }),
+  );
+  const sidecar = await startSidecarProcess(
+    { CONTENT_DIR: content, DIST_DIR: dist, DATA_DIR: join(root, "data"), BASE_URL: BASE },
+    "sidecar/server.ts",
+    ["--watch"],
+  );
+  try {
+    assert.equal((await fetch(`${sidecar.url}/reviews.json`)).status, 200, "the build found is served meanwhile");
+    await until(
+      "the review written before the start, built and served",
+      async () =>
+        (await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json()).reviews[0].id ===
+        "2026-11-25-after-build",
+      60_000,
+    );
+  } finally {
+    await sidecar.stop();
   }
 });
