@@ -106,14 +106,15 @@ export async function startSidecar(
     store: rateLimits && ((name) => rateLimits.store(`hub-${name}`)),
   });
   let draining = false;
-  const dependencies = createDependencies(
-    pool && rateLimits ? { database: () => pingDatabase(pool), rate_limits: rateLimits.problem } : {},
-  );
+  // What can fail without stopping reads: the hub's store (a full disk, the database) and the shared state.
+  const dependencies = createDependencies({
+    hub: async () => hub.problems().join("; ") || null,
+    ...(pool && rateLimits ? { database: () => pingDatabase(pool), rate_limits: rateLimits.problem } : {}),
+  });
   metrics.observeDependencies(dependencies);
   const health = createHealthRouter(store, {
     draining: () => draining,
     dependencies,
-    warnings: () => hub.problems(),
     buildHealth: extras.buildHealth,
   });
   const app = createApp({

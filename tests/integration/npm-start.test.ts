@@ -1,6 +1,6 @@
 // npm start end to end: builds when there is no build, serves, and a review saved into CONTENT_DIR is
 // rebuilt, served and pushed to a verified WebSub subscriber; saves by rename (twice) are rebuilt too; then the
-// subscriber unsubscribes.
+// subscriber unsubscribes. npm run serve -- --watch rebuilds a content folder newer than its build at once.
 import assert from "node:assert/strict";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
