@@ -1,6 +1,9 @@
 // What the server knows about building its content (npm start, npm run serve -- --watch): whether the build it
 // serves is current, since when the content has changed without a good build, and the last failure. /readyz and
-// /metrics read it; the content watcher writes it. A server that does not build (npm run serve) stays "ok".
+// /metrics read it; the content watcher writes it. A server that does not build (npm run serve) reports the last
+// npm run publish into its DIST_DIR instead (src/deploy/publish-status.ts).
+import { readPublishStatus } from "../src/deploy/publish-status.ts";
+
 export interface BuildHealthState {
   /** "ok": the last build attempt succeeded (or none was needed); "stale": the content changed and the rebuild failed. */
   status: "ok" | "stale";
@@ -26,6 +29,8 @@ export interface BuildHealth {
 }
 
 const MAX_ERROR_CHARS = 600;
+/** The end of a build's output says why it failed; the rest is kept out of /readyz. */
+const clip = (message: string) => (message.length > MAX_ERROR_CHARS ? `…${message.slice(-MAX_ERROR_CHARS)}` : message);
 
 export function createBuildHealth(): BuildHealth {
   let error: string | null = null;
@@ -52,8 +57,7 @@ export function createBuildHealth(): BuildHealth {
     },
     failed(message, at = Date.now()) {
       failures++;
-      // The end of a build's output says why it failed; the rest is kept out of /readyz.
-      error = message.length > MAX_ERROR_CHARS ? `…${message.slice(-MAX_ERROR_CHARS)}` : message;
+      error = clip(message);
       failingSince ??= at;
     },
     get failures() {
@@ -63,5 +67,44 @@ export function createBuildHealth(): BuildHealth {
       return lastSuccess;
     },
     staleForMs: (now = Date.now()) => (pendingSince === undefined ? 0 : Math.max(0, now - pendingSince)),
+  };
+}
+
+/** The state /readyz and /metrics report: this process's rebuilds, or else the last publish into DIST_DIR. */
+export interface BuildStatus {
+  state(): Promise<BuildHealthState>;
+  /** Milliseconds the served build has been behind the content (a pending or failing rebuild or publish). */
+  staleForMs(): Promise<number>;
+  readonly failures: number;
+  readonly lastSuccess: number | undefined;
+}
+
+export function buildStatus(health: BuildHealth | undefined, distDir: string): BuildStatus {
+  const publish = async (): Promise<BuildHealthState | undefined> => {
+    const last = await readPublishStatus(distDir);
+    if (last?.status !== "failed") return undefined;
+    return {
+      status: "stale",
+      error: clip(`npm run publish failed: ${last.error ?? ""}`),
+      failing_since: last.failing_since,
+    };
+  };
+  return {
+    async state() {
+      const own = health?.state();
+      if (own?.status === "stale") return own;
+      return (await publish()) ?? own ?? { status: "ok", error: null, failing_since: null };
+    },
+    async staleForMs(now = Date.now()) {
+      const own = health?.staleForMs(now) ?? 0;
+      const since = (await publish())?.failing_since;
+      return Math.max(own, since ? Math.max(0, now - Date.parse(since)) : 0);
+    },
+    get failures() {
+      return health?.failures ?? 0;
+    },
+    get lastSuccess() {
+      return health?.lastSuccess;
+    },
   };
 }

@@ -4,7 +4,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { Counter, collectDefaultMetrics, Gauge, type Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
-import type { BuildHealth } from "./build-health.ts";
+import type { BuildStatus } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
 import type { Dependencies } from "./routes/health.ts";
@@ -26,7 +26,7 @@ export interface Metrics {
   /** MCP JSON-RPC requests by method (the MCP route increments it). */
   mcpRequests: Counter<"method">;
   /** Reports the build that `store` serves (id, revision, age, reviews) and, when it builds, its rebuilds. */
-  observeBuild(store: BuildStore, health?: BuildHealth): void;
+  observeBuild(store: BuildStore, health?: BuildStatus): void;
   /** Reports each shared dependency (database, rate limits) as up (1) or down (0), checked at scrape time. */
   observeDependencies(dependencies: Dependencies): void;
   /** Reports the hub's subscriptions and pending work, read from its store at scrape time. */
@@ -225,8 +225,8 @@ export function createMetrics(): Metrics {
         name: `${PREFIX}build_stale_seconds`,
         help: "Seconds since the first content change the build served does not hold (0: the build is current)",
         registers: [registry],
-        collect() {
-          stale.set((health?.staleForMs() ?? 0) / 1000);
+        async collect() {
+          stale.set((health ? await health.staleForMs() : 0) / 1000);
         },
       });
       let counted = 0;

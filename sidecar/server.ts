@@ -8,7 +8,7 @@ import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
-import { type BuildHealth, createBuildHealth } from "./build-health.ts";
+import { type BuildHealth, buildStatus, createBuildHealth } from "./build-health.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { watchContent } from "./content-watcher.ts";
@@ -72,7 +72,8 @@ export async function startSidecar(
     prepare: warmSearchMemo,
   });
   const metrics = createMetrics();
-  metrics.observeBuild(store, extras.buildHealth);
+  const build = buildStatus(extras.buildHealth, config.DIST_DIR);
+  metrics.observeBuild(store, build);
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
   // else SQLite in DATA_DIR and memory.
   const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
@@ -115,7 +116,7 @@ export async function startSidecar(
   const health = createHealthRouter(store, {
     draining: () => draining,
     dependencies,
-    buildHealth: extras.buildHealth,
+    build,
   });
   const app = createApp({
     store,

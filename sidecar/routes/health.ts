@@ -6,7 +6,7 @@
 // rebuild leaves the last good build served ("stale"), an operator's problem rather than the balancer's.
 import { Router as createRouter, type Router } from "express";
 import { HEALTH_PATH, READY_PATH } from "../../src/domain/operations-paths.ts";
-import type { BuildHealth } from "../build-health.ts";
+import type { BuildStatus } from "../build-health.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 
 /** A dependency's check: null when it works, else the reason. */
@@ -46,8 +46,8 @@ export interface Readiness {
   draining?: () => boolean;
   /** Conditions worth an operator's attention that do not stop serving (e.g. a full disk under the hub). */
   warnings?: () => string[];
-  /** The rebuild state of a server that builds its content (npm start, --watch); else always "ok". */
-  buildHealth?: BuildHealth;
+  /** Whether the build served is current: this process's rebuilds, or the last publish; default "ok". */
+  build?: BuildStatus;
 }
 
 /** When this process started serving: a rolling restart waits for a started_at later than the restart. */
@@ -85,7 +85,7 @@ export function createHealthRouter(store: BuildStore, readiness: Readiness = {})
         build_id: build.build_id,
         review_count: build.review_count,
         started_at: STARTED_AT,
-        build: readiness.buildHealth?.state() ?? { status: "ok", error: null, failing_since: null },
+        build: (await readiness.build?.state()) ?? { status: "ok", error: null, failing_since: null },
         ...(degraded.length ? { degraded: degraded.map((d) => d.name) } : {}),
         ...(problems.length ? { problems } : {}),
         ...(warnings.length ? { warnings } : {}),

@@ -5,10 +5,12 @@ import { cp, rm } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { buildSite } from "../build/build-site.ts";
 import type { Config } from "../config.ts";
+import { ContentError } from "../domain/content-errors.ts";
 import { READY_PATH } from "../domain/operations-paths.ts";
 import { handOver, incomingDir, lockPublishing } from "./hand-over.ts";
 import { assertPublicBaseUrl } from "./production-guard.ts";
 import { PublishError } from "./publish-errors.ts";
+import { recordPublish } from "./publish-status.ts";
 import { readManifest } from "./read-manifest.ts";
 import { syncToTarget } from "./sync-target.ts";
 import { waitForBuild } from "./wait-ready.ts";
@@ -37,6 +39,13 @@ export async function publish(config: PublishConfig, o: PublishOptions): Promise
   const release = await lockPublishing(dist);
   try {
     await stageAndSwitch(config, o, dist, target);
+    await recordPublish(dist, null);
+  } catch (e) {
+    // The sidecars on DIST_DIR report it (build: stale) until a publish succeeds.
+    const known = e instanceof PublishError || e instanceof ContentError;
+    const message = known ? (e as Error).message : String((e as Error).stack ?? e);
+    await recordPublish(dist, message).catch(() => undefined);
+    throw e;
   } finally {
     await release();
   }

@@ -90,6 +90,20 @@ test("a commit on the branch is published and pushed to subscribers; another bra
     assert.match(metrics, new RegExp(`content_revision="${head}"`), "the build records the commit");
 
     const served = (await (await fetch(`${sidecar.url}/readyz`)).json()).build_id;
+    // A bad commit: the commit is made, the site keeps its build, and the sidecar says the build is stale.
+    await writeFile(join(content, "reviews", "broken.json"), "{ not json");
+    await git("add", ".");
+    const bad = await git("commit", "-m", "a broken review").catch((e: { stderr: string }) => e);
+    assert.match(bad.stderr, /publish failed \(exit 1\): the commit is made, the site still serves the previous build/);
+    const stale = await (await fetch(`${sidecar.url}/readyz`)).json();
+    assert.equal(stale.build_id, served);
+    assert.equal(stale.build.status, "stale");
+    assert.match(stale.build.error, /broken\.json/);
+    await git("rm", "-q", join(content, "reviews", "broken.json"));
+    const fixed = await git("commit", "-m", "fix");
+    assert.match(fixed.stderr, /serves build/);
+    assert.equal((await (await fetch(`${sidecar.url}/readyz`)).json()).build.status, "ok");
+
     await git("checkout", "-q", "-b", "draft");
     await writeFile(
       join(content, "reviews", "2026-11-24-draft.json"),

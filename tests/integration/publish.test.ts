@@ -107,6 +107,14 @@ test("a build the sidecar refuses (another BASE_URL): exit 1, the target untouch
     sidecar.logs.some((l) => l.event === "build.reload_failed"),
     "the sidecar refused the build it was handed",
   );
+  // The failed publish shows in the sidecar's readiness and metrics until a publish succeeds.
+  const ready = await (await fetch(`${sidecar.url}/readyz`)).json();
+  assert.equal(ready.status, "ready");
+  assert.equal(ready.build.status, "stale");
+  assert.match(ready.build.error, /npm run publish failed: .*did not switch/s);
+  assert.ok(Date.parse(ready.build.failing_since) > 0);
+  const stale = /^reviews_build_stale_seconds (\S+)$/m.exec(await (await fetch(`${sidecar.url}/metrics`)).text());
+  assert.ok(Number(stale?.[1]) > 0);
 });
 
 test("the default BASE_URL is refused with CI=true or --production, before anything is built", async () => {
@@ -146,7 +154,9 @@ test("--sidecar repeated: every instance on DIST_DIR must switch; one that does 
     assert.equal(both.code, 0, both.stderr);
     const next = await buildId(dist);
     for (const s of [sidecar, second]) {
-      assert.equal((await (await fetch(`${s.url}/readyz`)).json()).build_id, next);
+      const ready = await (await fetch(`${s.url}/readyz`)).json();
+      assert.equal(ready.build_id, next);
+      assert.equal(ready.build.status, "ok", "a publish that succeeds clears the failure before it");
       assert.match(both.stdout, new RegExp(`the sidecar at ${s.url} serves build ${next}`));
     }
 
