@@ -4,8 +4,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const BUILD_SCRIPT = fileURLToPath(new URL("../scripts/build.ts", import.meta.url));
-/** The tail of a failed build's output kept for its error: the build prints the reason last. */
-const KEPT_OUTPUT = 4000;
+/** The tail of a failed build's output kept for its error: the build prints the reasons (every problem) last. */
+const KEPT_OUTPUT = 8000;
 
 let running: ChildProcess | undefined;
 
@@ -13,23 +13,24 @@ let running: ChildProcess | undefined;
  * Runs scripts/build.ts with the server's environment; resolves with the build's last line (its summary), rejects
  * with the end of its output when it fails.
  */
-export function runBuild(): Promise<string> {
+export function runBuild(opts: { echo?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILD_SCRIPT], { stdio: ["ignore", "pipe", "pipe"] });
     running = child;
     let output = "";
-    const keep = (d: Buffer) => {
+    const keep = (to: NodeJS.WriteStream) => (d: Buffer) => {
+      // echo: the first build of npm start, before the server logs anything, is shown as it runs.
+      if (opts.echo) to.write(d);
       output = (output + d.toString("utf8")).slice(-KEPT_OUTPUT);
     };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
+    child.stdout.on("data", keep(process.stdout));
+    child.stderr.on("data", keep(process.stderr));
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       running = undefined;
-      const lines = output.trim().split("\n");
-      if (code === 0) return resolve(lines.at(-1) ?? "");
-      const last = lines.slice(-6).join("\n");
-      reject(new Error(`build failed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ""}`));
+      const text = output.trim();
+      if (code === 0) return resolve(text.split("\n").at(-1) ?? "");
+      reject(new Error(`build failed (${signal ?? `exit code ${code}`})${text ? `: ${text}` : ""}`));
     });
   });
 }

@@ -75,6 +75,16 @@ test("npm start serves the last good build when the rebuild at start fails", asy
   );
   try {
     assert.equal((await fetch(`${sidecar.url}/reviews.json`)).status, 200);
+    // The failure at start is not forgotten: it is retried, and /readyz says the build served is stale.
+    const ready = await until(
+      "the failure in /readyz",
+      async () => {
+        const body = await (await fetch(`${sidecar.url}/readyz`)).json();
+        return body.build.status === "stale" && body;
+      },
+      60_000,
+    );
+    assert.match(ready.build.error, /broken\.json/);
   } finally {
     await sidecar.stop();
   }
