@@ -1,7 +1,17 @@
 // npm run hub -- list [--json]: the operator's view of the WebSub hub (no public endpoint shows this).
 // npm run hub -- migrate --to postgres://…: copies the embedded SQLite hub (DATA_DIR) into PostgreSQL.
+// npm run hub -- backup FILE | restore FILE [--replace]: every table the sidecar owns (sidecar/backup.ts).
 import "../src/require-node-version.ts";
 import { existsSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import {
+  BackupError,
+  backupPostgres,
+  backupSqlite,
+  parseBackup,
+  restorePostgres,
+  restoreSqlite,
+} from "../sidecar/backup.ts";
 import { createPool } from "../sidecar/db/pool.ts";
 import { hubStorePath, openHubStore } from "../sidecar/hub/hub.ts";
 import type { HubStore } from "../sidecar/hub/hub-store.ts";
@@ -9,7 +19,8 @@ import { migrateHubStore } from "../sidecar/hub/migrate-hub.ts";
 import { openSqliteHubStore } from "../sidecar/hub/sqlite-hub-store.ts";
 import { loadConfig } from "../src/config.ts";
 
-const USAGE = "usage: npm run hub -- list [--json] | npm run hub -- migrate --to postgres://…";
+const USAGE =
+  "usage: npm run hub -- list [--json] | migrate --to postgres://… | backup FILE | restore FILE [--replace]";
 const [command = "list", ...flags] = process.argv.slice(2);
 const config = loadConfig();
 const sqlitePath = hubStorePath(config);
@@ -82,6 +93,49 @@ if (command === "list") {
   } finally {
     await from.close();
     await pool.end();
+  }
+} else if (command === "backup" || command === "restore") {
+  const file = flags.find((f) => !f.startsWith("--"));
+  if (!file) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL, 2) : undefined;
+  const where = pool ? "PostgreSQL (DATABASE_URL)" : sqlitePath;
+  try {
+    if (command === "backup") {
+      const backup = pool ? await backupPostgres(pool) : backupSqlite(sqlitePath);
+      // Written beside the target and renamed: an interrupted backup never leaves a truncated file under FILE.
+      await writeFile(`${file}.tmp`, JSON.stringify(backup), { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
+      const rows = Object.entries(backup.tables).map(([t, r]) => `${t} ${r.length}`);
+      console.log(
+        `Backed up ${where} to ${file} (${rows.join(", ")}). It holds subscribers' secrets: keep it private.`,
+      );
+    } else {
+      const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
+        throw new BackupError(`Cannot read ${file}: ${e.code ?? e.message}`);
+      });
+      const backup = parseBackup(text, file);
+      if (pool && !flags.includes("--replace")) {
+        const { rows } = await pool
+          .query<{ n: number }>("SELECT COUNT(*)::int AS n FROM hub_subscriptions")
+          .catch(() => ({ rows: [{ n: 0 }] }));
+        if (rows[0].n > 0) {
+          throw new BackupError(
+            `The database already holds ${rows[0].n} subscription(s): stop every sidecar and add --replace to overwrite them.`,
+          );
+        }
+      }
+      const counts = pool ? await restorePostgres(pool, backup) : restoreSqlite(sqlitePath, backup);
+      const rows = Object.entries(counts).map(([t, n]) => `${t} ${n}`);
+      console.log(`Restored ${file} into ${where} (${rows.join(", ")}).`);
+    }
+  } catch (e) {
+    console.error(`hub ${command} failed: ${(e as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    await pool?.end();
   }
 } else {
   console.error(USAGE);

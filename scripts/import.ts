@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { readContent } from "../src/build/read-content.ts";
 import { loadConfig } from "../src/config.ts";
 import { ContentError } from "../src/domain/content-errors.ts";
+import { formatAuthorName } from "../src/domain/import/author-name.ts";
 import { DEFAULT_CSV_SOURCE, parseCsvExport } from "../src/domain/import/csv-export.ts";
 import { GOOGLE_SOURCE, parseGoogleExport } from "../src/domain/import/google-export.ts";
 import { MAX_IMPORT_BYTES, type ParsedExport } from "../src/domain/import/imported-review.ts";
@@ -54,6 +55,9 @@ async function main(): Promise<number> {
   }
   const parsed: ParsedExport =
     args.format === "google" ? parseGoogleExport(text) : parseCsvExport(text, { map: args.map, source: args.source });
+  for (const r of parsed.reviews) {
+    if (r.content.author) r.content.author = formatAuthorName(r.content.author, config.AUTHOR_NAME_POLICY);
+  }
 
   const raw = await readContent(config.CONTENT_DIR);
   let businessJson: unknown;
@@ -99,6 +103,12 @@ async function main(): Promise<number> {
     await Promise.all(batch.map((c) => writeFileAtomic(join(config.CONTENT_DIR, c.file), c.text)));
   }
   const skipped = new Set(problems.map((p) => p.where)).size;
+  const dated = parsed.repliesDatedByReview ?? 0;
+  if (dated > 0) {
+    console.log(
+      `${dated} repl${dated === 1 ? "y has" : "ies have"} no date of ${dated === 1 ? "its" : "their"} own and ${dated === 1 ? "takes its review's date" : "take their review's date"} (map a date column with --map response_date=Column).`,
+    );
+  }
   console.log(
     `${dry ? "dry run, nothing written: " : ""}created ${count.created}, updated ${count.updated}, unchanged ${count.unchanged}, skipped ${skipped}`,
   );

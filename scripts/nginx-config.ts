@@ -1,8 +1,9 @@
-// npm run nginx-config -- --root <dist> --upstream <host:port> --listen <host:port> [--standalone] [--no-brotli]
-// Prints an nginx configuration that serves the build like the sidecar and proxies the rest to it (README:
-// "Deployment"). Without --standalone it is a file for nginx's http block (e.g. /etc/nginx/conf.d/).
+// npm run nginx-config -- --root <dist> --upstream <host:port> [--upstream <host:port> …] [--upstreams-file FILE]
+//   --listen <host:port> [--access-log PATH|off] [--standalone] [--no-brotli]
+// Prints an nginx configuration that serves the build like the sidecar and proxies the rest to the sidecars
+// (docs/operations.md). Without --standalone it is a file for nginx's http block (e.g. /etc/nginx/conf.d/).
 import "../src/require-node-version.ts";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
@@ -17,11 +18,28 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+function readUpstreamsFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    fail(`cannot read --upstreams-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const lines = text
+    .split("\n")
+    .map((l) => l.replace(/#.*/, "").trim())
+    .filter(Boolean);
+  if (!lines.length) fail(`--upstreams-file ${file} lists no upstream (one host:port a line)`);
+  return lines;
+}
+
 try {
   const { values } = parseArgs({
     options: {
       root: { type: "string" },
-      upstream: { type: "string" },
+      upstream: { type: "string", multiple: true },
+      "upstreams-file": { type: "string" },
+      "access-log": { type: "string" },
       listen: { type: "string" },
       standalone: { type: "boolean", default: false },
       "no-brotli": { type: "boolean", default: false },
@@ -30,14 +48,18 @@ try {
   });
   const config = loadConfig();
   const root = resolve(values.root ?? config.DIST_DIR);
-  const upstream = values.upstream ?? `${config.HOST}:${config.PORT}`;
+  // The file form: one host:port a line; blank lines and # comments are ignored.
+  const fromFile = values["upstreams-file"]
+    ? readUpstreamsFile(values["upstreams-file"]).map((u) => ["--upstreams-file", u] as const)
+    : [];
+  const given = [...(values.upstream ?? []).map((u) => ["--upstream", u] as const), ...fromFile];
+  const upstreams = given.length ? given : [["--upstream", `${config.HOST}:${config.PORT}`] as const];
   const listen = values.listen ?? "80";
-  for (const [flag, value] of [
-    ["--upstream", upstream],
-    ["--listen", listen],
-  ]) {
+  for (const [flag, value] of [...upstreams, ["--listen", listen] as const]) {
     if (!HOST_PORT.test(value)) fail(`${flag} must be host:port (or a port), got ${JSON.stringify(value)}`);
   }
+  const unique = [...new Set(upstreams.map(([, u]) => u))];
+  if (unique.length !== upstreams.length) fail("an upstream is listed twice");
   // No build yet is fine (the config can be made first); a build for another BASE_URL is not.
   const manifest = await readManifest(root);
   if (!manifest && existsSync(join(root, MANIFEST_FILE)))
@@ -55,8 +77,10 @@ try {
   process.stdout.write(
     renderNginxConfig({
       root,
-      upstream,
+      upstreams: unique,
       listen,
+      // Relative to nginx's prefix (-p) in a standalone config.
+      accessLog: values["access-log"] ?? (values.standalone ? "access.log" : "/var/log/nginx/reviews-access.log"),
       baseUrl: config.BASE_URL,
       brotli,
       standalone: values.standalone ? { brotliModule: values["brotli-module"] } : undefined,

@@ -1,4 +1,4 @@
-// npm run publish -- [--target <dir>] [--from <build>] [--production] [--sidecar <url>] [--timeout <s>] [--no-wait]
+// npm run publish -- [--target <dir>] [--from <build>] [--production] [--sidecar <url> …] [--timeout <s>] [--no-wait]
 // One command for CI and people (README: "Publishing"); the steps are in src/deploy/publish.ts. Exit 1 on failure.
 import "../src/require-node-version.ts";
 import { parseArgs } from "node:util";
@@ -16,7 +16,7 @@ try {
       target: { type: "string" },
       from: { type: "string" },
       production: { type: "boolean", default: false },
-      sidecar: { type: "string" },
+      sidecar: { type: "string", multiple: true },
       timeout: { type: "string", default: "60" },
       "no-wait": { type: "boolean", default: false },
     },
@@ -24,12 +24,13 @@ try {
   const config = loadConfig();
   const timeoutMs = Number(values.timeout) * 1000;
   if (!(timeoutMs > 0)) throw new PublishError(`--timeout must be a positive number of seconds, got ${values.timeout}`);
-  const sidecar = (values.sidecar ?? `http://${config.HOST}:${config.PORT}`).replace(/\/+$/, "");
+  // Every instance that serves this DIST_DIR: each must switch, or the hand-over is taken back.
+  const sidecars = (values.sidecar ?? [`http://${config.HOST}:${config.PORT}`]).map((u) => u.replace(/\/+$/, ""));
   await publish(config, {
     target: values.target,
     from: values.from,
     production: values.production,
-    sidecar: values["no-wait"] ? undefined : sidecar,
+    sidecars: values["no-wait"] ? [] : sidecars,
     timeoutMs,
     log: (line) => console.log(line),
   });

@@ -6,6 +6,7 @@ import type { Config } from "../src/config.ts";
 import { MCP_PATH } from "../src/domain/mcp-discovery.ts";
 import { API_VERSION } from "../src/domain/openapi.ts";
 import { createApp } from "./app.ts";
+import { type BuildHealth, buildStatus } from "./build-health.ts";
 import { type BuildStore, createBuildStore } from "./build-store/build-store.ts";
 import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
@@ -17,7 +18,7 @@ import type { Logger } from "./logger.ts";
 import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
 import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
-import { createHealthRouter } from "./routes/health.ts";
+import { createDependencies, createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
 
 export interface Sidecar {
@@ -50,7 +51,11 @@ function lazyMcpRouter(opts: McpOptions): Mcp {
   return { router, close: async () => (loaded ? (await loaded).close() : undefined) };
 }
 
-export async function assembleSidecar(config: Config, logger: Logger): Promise<Sidecar> {
+export async function assembleSidecar(
+  config: Config,
+  logger: Logger,
+  extras: { buildHealth?: BuildHealth } = {},
+): Promise<Sidecar> {
   const state = { draining: false };
 
   const store = await createBuildStore({
@@ -60,11 +65,12 @@ export async function assembleSidecar(config: Config, logger: Logger): Promise<S
     prepare: warmSearchMemo,
   });
   const metrics = createMetrics();
-  metrics.observeBuild(store);
+  const build = buildStatus(extras.buildHealth, config.DIST_DIR);
+  metrics.observeBuild(store, build);
   // DATABASE_URL: shared state (hub, rate limits, ended MCP sessions) in PostgreSQL for several instances;
   // else SQLite in DATA_DIR and memory.
   const pool = config.DATABASE_URL ? createPool(config.DATABASE_URL) : undefined;
-  const rateLimitStores = pool && (await pgRateLimitStores(pool));
+  const rateLimits = pool && (await pgRateLimitStores(pool, logger));
   const mcp = lazyMcpRouter({
     store,
     logger,
@@ -73,8 +79,11 @@ export async function assembleSidecar(config: Config, logger: Logger): Promise<S
     onRequest: (method) => metrics.mcpRequests.inc({ method: mcpMethodLabel(method) }),
     sharedSessionKey: pool && !config.MCP_SESSION_SECRET ? await pgSessionKey(pool) : undefined,
     revocations: pool
-      ? await pgRevocationStore(pool, (e) =>
-          logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
+      ? await pgRevocationStore(
+          pool,
+          (e) =>
+            logger.warn({ event: "mcp.revocations_unavailable", err: e.message }, "could not read ended MCP sessions"),
+          (message) => logger.warn({ event: "db.schema_repaired", component: "mcp_sessions" }, message),
         )
       : undefined,
   });
@@ -89,12 +98,18 @@ export async function assembleSidecar(config: Config, logger: Logger): Promise<S
   const hubRouter = createHubRouter(hub, {
     perClientPerMinute: config.HUB_RATE_LIMIT_PER_CLIENT,
     perCallbackHostPerMinute: config.HUB_RATE_LIMIT_PER_CALLBACK_HOST,
-    store: rateLimitStores && ((name) => rateLimitStores(`hub-${name}`)),
+    store: rateLimits && ((name) => rateLimits.store(`hub-${name}`)),
   });
+  // What can fail without stopping reads: the hub's store (a full disk, the database) and the shared state.
+  const dependencies = createDependencies({
+    hub: async () => hub.problems().join("; ") || null,
+    ...(pool && rateLimits ? { database: () => pingDatabase(pool), rate_limits: rateLimits.problem } : {}),
+  });
+  metrics.observeDependencies(dependencies);
   const health = createHealthRouter(store, {
     draining: () => state.draining,
-    checks: pool ? [() => pingDatabase(pool)] : [],
-    warnings: () => hub.problems(),
+    dependencies,
+    build,
   });
   const app = createApp({
     store,

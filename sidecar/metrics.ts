@@ -4,9 +4,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
+import type { BuildStatus } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
 import type { HubMetrics } from "./hub/hub-metrics.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
+import type { Dependencies } from "./routes/health.ts";
 
 const PREFIX = "reviews_";
 
@@ -18,8 +20,10 @@ export interface Metrics {
   hub: HubMetrics;
   /** MCP JSON-RPC requests by method (the MCP route increments it). */
   mcpRequests: Counter<"method">;
-  /** Reports the build that `store` serves (id, age, reviews). */
-  observeBuild(store: BuildStore): void;
+  /** Reports the build that `store` serves (id, revision, age, reviews) and, when it builds, its rebuilds. */
+  observeBuild(store: BuildStore, health?: BuildStatus): void;
+  /** Reports each shared dependency (database, rate limits) as up (1) or down (0), checked at scrape time. */
+  observeDependencies(dependencies: Dependencies): void;
   /** Reports the hub's subscriptions and pending work, read from its store at scrape time. */
   observeHub(source: HubStatsSource): void;
   /** Wraps the request listener to time every request. */
@@ -96,19 +100,20 @@ export function createMetrics(): Metrics {
     httpDuration,
     hub,
     mcpRequests,
-    observeBuild(store) {
+    observeBuild(store, health) {
       let loadedAt = Date.now();
       store.onSwitch(() => {
         loadedAt = Date.now();
       });
-      const info: Gauge<"build_id"> = new Gauge({
+      const info: Gauge<"build_id" | "content_revision"> = new Gauge({
         name: `${PREFIX}build_info`,
-        help: "The build this instance serves (value 1, labelled with its build_id)",
-        labelNames: ["build_id"] as const,
+        help: "The build this instance serves (value 1, labelled with its build_id and content revision)",
+        labelNames: ["build_id", "content_revision"] as const,
         registers: [registry],
         collect() {
+          const { build_id, content_revision } = store.current().manifest;
           info.reset();
-          info.set({ build_id: store.current().manifest.build_id }, 1);
+          info.set({ build_id, content_revision: content_revision ?? "" }, 1);
         },
       });
       const age: Gauge = new Gauge({
@@ -125,6 +130,44 @@ export function createMetrics(): Metrics {
         registers: [registry],
         collect() {
           reviews.set(store.current().manifest.review_count);
+        },
+      });
+      const lastSuccess: Gauge = new Gauge({
+        name: `${PREFIX}build_last_success_timestamp_seconds`,
+        help: "When the last build succeeded (a server that does not build: when it loaded the build it serves)",
+        registers: [registry],
+        collect() {
+          lastSuccess.set(Math.max(health?.lastSuccess ?? 0, loadedAt) / 1000);
+        },
+      });
+      const stale: Gauge = new Gauge({
+        name: `${PREFIX}build_stale_seconds`,
+        help: "Seconds since the first content change the build served does not hold (0: the build is current)",
+        registers: [registry],
+        async collect() {
+          stale.set((health ? await health.staleForMs() : 0) / 1000);
+        },
+      });
+      let counted = 0;
+      const failures: Counter = new Counter({
+        name: `${PREFIX}build_failures_total`,
+        help: "Builds of the content that failed in this process",
+        registers: [registry],
+        collect() {
+          const now = health?.failures ?? 0;
+          if (now > counted) failures.inc(now - counted);
+          counted = now;
+        },
+      });
+    },
+    observeDependencies(dependencies) {
+      const up: Gauge<"dependency"> = new Gauge({
+        name: `${PREFIX}dependency_up`,
+        help: "Whether a dependency shared by the instances works (1) or not (0): the instance still serves reads",
+        labelNames: ["dependency"] as const,
+        registers: [registry],
+        async collect() {
+          for (const d of await dependencies.check()) up.set({ dependency: d.name }, d.problem === null ? 1 : 0);
         },
       });
     },

@@ -7,11 +7,15 @@ import { recoverOutput } from "../src/build/output-folder.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { MAX_HEADER_BYTES } from "../src/domain/limits.ts";
 import { assembleSidecar } from "./assemble.ts";
+import { type BuildHealth, createBuildHealth } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
+import { watchContent } from "./content-watcher.ts";
 import { continueWithinLimits } from "./http/body-limit.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
 import type { Hub } from "./hub/hub.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { needsBuild } from "./needs-build.ts";
+import { runBuild, stopBuild } from "./run-build.ts";
 
 export interface RunningSidecar {
   server: Server;
@@ -21,8 +25,12 @@ export interface RunningSidecar {
   close(): Promise<void>;
 }
 
-export async function startSidecar(config: Config, logger: Logger = createLogger(config)): Promise<RunningSidecar> {
-  const sidecar = await assembleSidecar(config, logger);
+export async function startSidecar(
+  config: Config,
+  logger: Logger = createLogger(config),
+  extras: { buildHealth?: BuildHealth } = {},
+): Promise<RunningSidecar> {
+  const sidecar = await assembleSidecar(config, logger, extras);
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...serverTimeouts });
   const { listener, store, hub, state } = sidecar;
   const handle = limitConnections(server, listener, logger);
@@ -51,7 +59,13 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
   logger.info(
-    { event: "server.listening", url, base_url: config.BASE_URL, build: store.current().manifest.build_id },
+    {
+      event: "server.listening",
+      url,
+      pid: process.pid,
+      base_url: config.BASE_URL,
+      build: store.current().manifest.build_id,
+    },
     "listening",
   );
   return {
@@ -70,24 +84,59 @@ export async function startSidecar(config: Config, logger: Logger = createLogger
   };
 }
 
-/** Stop accepting, let requests in flight finish (up to 10 s), close resources, exit. */
-export function exitOnSignals(sidecar: RunningSidecar, logger: Logger): void {
+/**
+ * SIGTERM or SIGINT: stop accepting, let requests in flight finish (up to 10 s), close resources, exit 0. A second
+ * signal exits at once (1). Started by npm (`npm start`, `npm run serve`), the server also drains and exits when
+ * npm ends: some npm versions and shells do not pass a signal on, and an orphan would keep the port.
+ */
+export function exitOnSignals(
+  sidecar: RunningSidecar,
+  logger: Logger,
+  opts: { startedByNpm: boolean; onExit?: () => void },
+): void {
+  const onExit = opts.onExit ?? (() => {});
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      logger.warn({ event: "server.shutdown_now", signal }, "second signal: exiting without draining");
+      sidecar.server.closeAllConnections();
+      onExit();
+      process.exit(1);
+    }
     closing = true;
     logger.info({ event: "server.shutdown", signal }, "shutting down");
     setTimeout(() => {
       sidecar.server.closeAllConnections();
+      onExit();
       process.exit(0);
     }, 10_000).unref();
-    void sidecar.close().then(() => process.exit(0));
+    void sidecar.close().then(() => {
+      onExit();
+      process.exit(0);
+    });
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+  if (opts.startedByNpm) {
+    const parent = process.ppid;
+    // Reparented (to init or a subreaper) means npm is gone, whichever way it ended.
+    setInterval(() => {
+      if (process.ppid !== parent) shutdown("parent exited");
+    }, PARENT_POLL_MS).unref();
+  }
 }
 
-export async function main(): Promise<void> {
+const PARENT_POLL_MS = 500;
+
+export interface MainOptions {
+  /**
+   * Rebuild on each change under CONTENT_DIR (npm start; npm run serve -- --watch), and at once when the content
+   * is newer than the build served, or when `rebuildNow` says so.
+   */
+  watch?: { rebuildNow?: boolean };
+}
+
+export async function main(opts: MainOptions = {}): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -96,10 +145,25 @@ export async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config);
+  // A crash is one JSON line with the stack as a field, not Node's lines on stderr a collector splits apart.
+  process.on("uncaughtException", (e) => {
+    logger.fatal({ event: "process.crashed", err: e instanceof Error ? e.stack : String(e) }, "crashed");
+    process.exit(1);
+  });
   try {
     for (const done of await recoverOutput(config.DIST_DIR)) logger.warn({ event: "build.recovered", done }, done);
-    const sidecar = await startSidecar(config, logger);
-    exitOnSignals(sidecar, logger);
+    const buildHealth = opts.watch ? createBuildHealth() : undefined;
+    const sidecar = await startSidecar(config, logger, { buildHealth });
+    exitOnSignals(sidecar, logger, {
+      startedByNpm: config.npm_lifecycle_event !== undefined,
+      onExit: opts.watch ? stopBuild : undefined,
+    });
+    if (opts.watch) {
+      const watcher = watchContent({ contentDir: config.CONTENT_DIR, build: runBuild, logger, health: buildHealth });
+      // An unreadable CONTENT_DIR is the build's to report (in /readyz), not a reason to stop serving.
+      const behind = await needsBuild(config).catch((e: Error) => e.message);
+      if (opts.watch.rebuildNow ?? behind !== undefined) watcher.trigger();
+    }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const message =
@@ -115,4 +179,6 @@ export async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await main(process.argv.includes("--watch") ? { watch: {} } : {});
+}

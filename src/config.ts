@@ -1,5 +1,6 @@
 // The one place that reads process.env. Everything else receives a Config.
 import * as z from "zod";
+import { AUTHOR_NAME_POLICIES, DEFAULT_AUTHOR_NAME_POLICY } from "./domain/import/author-name.ts";
 import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/policy.ts";
 
 const csv = (s: string) =>
@@ -77,6 +78,10 @@ export const ConfigSchema = z
       .default("")
       .transform((v) => !/^(0|false|no|off)?$/i.test(v.trim())),
     PII_POLICY: z.enum(PII_POLICIES).default(DEFAULT_PII_POLICY),
+    /** How npm run import writes reviewers' names: `initial` (Marcus H.), `first` (Marcus) or `full`. */
+    AUTHOR_NAME_POLICY: z.enum(AUTHOR_NAME_POLICIES).default(DEFAULT_AUTHOR_NAME_POLICY),
+    /** Set by npm for the scripts it runs: the server then also exits when npm does. */
+    npm_lifecycle_event: z.string().optional(),
   })
   .refine((c) => c.HUB_LEASE_MIN_SECONDS <= c.HUB_LEASE_MAX_SECONDS, {
     message: "HUB_LEASE_MIN_SECONDS must not exceed HUB_LEASE_MAX_SECONDS",

@@ -59,6 +59,9 @@ export const REVIEW_NOTES: Record<string, string> = {
 
 export const CONFIG_NOTES: Record<keyof typeof ConfigSchema.shape, string> = {
   PORT: "port of the one process that serves everything",
+  AUTHOR_NAME_POLICY:
+    "how `npm run import` writes reviewers' names: `initial` (first name and last initial), `first` or `full`",
+  npm_lifecycle_event: "set by npm for the scripts it runs; the server then also exits when npm does",
   HOST: "interface to bind",
   BASE_URL:
     "the public origin: topic URLs, feed ids and links, OpenAPI `servers`, the hub URL. Build and sidecar must agree: the sidecar refuses a `dist/` built for another `BASE_URL`",

@@ -3,14 +3,23 @@
 // check never waits for the database; an id ended on another instance is refused within about a second.
 import { randomBytes } from "node:crypto";
 import { memoryRevocationStore, type RevocationStore } from "../mcp/revocation-store.ts";
-import { migrate } from "./migrate.ts";
+import { migrateSchema, type PgSchema } from "./migrate.ts";
 import type { Pool } from "./pool.ts";
 
-const REVOCATION_MIGRATIONS = [
-  `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
-   CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
-  "CREATE TABLE mcp_session_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BYTEA NOT NULL);",
-];
+/**
+ * Ended session ids, and the key that signs them when MCP_SESSION_SECRET is not set: a lost table is recreated
+ * empty (a revived id grants nothing a new session would not; a new key only ends the sessions of the old one).
+ */
+export const REVOCATION_SCHEMA: PgSchema = {
+  component: "mcp_sessions",
+  migrations: [
+    `CREATE TABLE mcp_revoked_sessions (id TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, revoked_ms BIGINT NOT NULL);
+     CREATE INDEX mcp_revoked_sessions_revoked ON mcp_revoked_sessions (revoked_ms);`,
+    "CREATE TABLE mcp_session_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BYTEA NOT NULL);",
+  ],
+  tables: ["mcp_revoked_sessions", "mcp_session_key"],
+  whenMissing: "recreate",
+};
 
 export const REVOCATION_POLL_MS = 1_000;
 
@@ -20,7 +29,7 @@ export const REVOCATION_POLL_MS = 1_000;
  * read-only data, so the database is a fit place for it; MCP_SESSION_SECRET, when set, is used instead.
  */
 export async function pgSessionKey(pool: Pool): Promise<Buffer> {
-  await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
+  await migrateSchema(pool, REVOCATION_SCHEMA);
   await pool.query("INSERT INTO mcp_session_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING", [
     randomBytes(32),
   ]);
@@ -33,8 +42,9 @@ const OVERLAP_MS = 10_000;
 export async function pgRevocationStore(
   pool: Pool,
   onError: (e: Error) => void = () => undefined,
+  onRepaired: (message: string) => void = () => undefined,
 ): Promise<RevocationStore> {
-  await migrate(pool, "mcp_sessions", REVOCATION_MIGRATIONS);
+  await migrateSchema(pool, REVOCATION_SCHEMA, onRepaired);
   // The in-memory store (bounded, swept) is the local copy; PostgreSQL is how the copies learn of each other.
   const local = memoryRevocationStore();
   let since = 0;

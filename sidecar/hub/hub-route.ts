@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Response, 
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
 import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
+import { RateLimitUnavailable } from "../db/pg-rate-limit-store.ts";
 import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Hub } from "./hub.ts";
 import { callbackHostKey } from "./hub-request.ts";
@@ -13,6 +14,9 @@ export interface HubRouteLimits {
   /** Shared counters (PostgreSQL with several instances); default: this process's memory. */
   store?: (name: "client" | "callback") => Store;
 }
+
+/** What a 503 of the hub asks a client to wait: the database or the queue is expected back within that. */
+const RETRY_AFTER_SECONDS = 30;
 
 const text =
   (status: number, message: string): RequestHandler =>
@@ -38,8 +42,8 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     standardHeaders: "draft-7",
     legacyHeaders: false,
     handler: tooMany("from your address"),
-    // A shared store that fails (database down) lets the request through: /readyz reports the outage.
-    ...(limits.store ? { store: limits.store("client"), passOnStoreError: true } : {}),
+    // A shared store that fails (database down) throws RateLimitUnavailable: a 503 with Retry-After (bodyErrors).
+    ...(limits.store ? { store: limits.store("client") } : {}),
   });
   const perCallbackHost = rateLimit({
     windowMs: 60_000,
@@ -49,7 +53,7 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     keyGenerator: (_req, res) => `callback:${callbackHostOf(res)}`,
     skip: (_req, res) => callbackHostOf(res) === undefined,
     handler: tooMany("for this callback host"),
-    ...(limits.store ? { store: limits.store("callback"), passOnStoreError: true } : {}),
+    ...(limits.store ? { store: limits.store("callback") } : {}),
   });
   const formOnly: RequestHandler = (req, res, next) => {
     if (!req.is("application/x-www-form-urlencoded")) {
@@ -64,12 +68,20 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
   };
   const accept: RequestHandler = async (req, res, next) => {
     const answer = await hub.accept((req.body ?? {}) as Record<string, unknown>);
-    if (answer.status === 503) res.setHeader("Retry-After", "30");
+    if (answer.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
     text(answer.status, answer.message)(req, res, next);
   };
 
   // Body parser failures (too large, too many fields, bad encoding) answer in plain text like the rest of the hub.
   const bodyErrors: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (err instanceof RateLimitUnavailable) {
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      res
+        .status(503)
+        .type("text/plain; charset=utf-8")
+        .send("The hub cannot check its rate limits right now; try again later.");
+      return;
+    }
     const status = (err as { status?: number }).status ?? 400;
     res
       .status(status >= 400 && status < 500 ? status : 400)

@@ -1,6 +1,7 @@
 // The hub's tables, as versioned migrations: SQLite (PRAGMA user_version) and PostgreSQL (sidecar/db/migrate.ts).
 // Each entry migrates from version i to i + 1; never edit an entry that has shipped, append one.
 
+import type { PgSchema } from "../db/migrate.ts";
 import type { Delivery, PendingVerification, Subscription } from "./hub-store.ts";
 
 /** A row as either database returns it; both schemas use the same column names. */
@@ -81,6 +82,12 @@ export const HUB_SQLITE_MIGRATIONS = [
    CREATE INDEX verifications_host ON verifications (callback_host);`,
 ];
 
+/** The hub's PostgreSQL tables: subscriptions hold callers' secrets and cannot be recreated, so a loss is refused. */
+export const HUB_PG_TABLES = ["hub_subscriptions", "hub_deliveries", "hub_topic_state", "hub_verifications"];
+
+/** The hub's SQLite tables (DATA_DIR/hub.sqlite). */
+export const HUB_SQLITE_TABLES = ["subscriptions", "deliveries", "topic_state", "verifications"];
+
 export const HUB_PG_MIGRATIONS = [
   `CREATE TABLE hub_subscriptions (
      topic TEXT NOT NULL,
@@ -123,3 +130,10 @@ export const HUB_PG_MIGRATIONS = [
    CREATE INDEX hub_verifications_due ON hub_verifications (next_at);
    CREATE INDEX hub_verifications_host ON hub_verifications (callback_host);`,
 ];
+
+export const HUB_PG_SCHEMA: PgSchema = {
+  component: "hub",
+  migrations: HUB_PG_MIGRATIONS,
+  tables: HUB_PG_TABLES,
+  whenMissing: "refuse",
+};

@@ -1,9 +1,9 @@
 // HubStore on PostgreSQL: several sidecars share it. Claims use FOR UPDATE SKIP LOCKED, so instances never
 // take the same due row at once, and a claim is a time: one that outlives a dead instance is taken over.
 // Most operations are one statement (one round trip).
-import { migrate } from "../db/migrate.ts";
+import { migrateSchema } from "../db/migrate.ts";
 import { inTransaction, type Pool, pingDatabase } from "../db/pool.ts";
-import { HUB_PG_MIGRATIONS, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
+import { HUB_PG_SCHEMA, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
 import type { FailureOutcome, HubStore } from "./hub-store.ts";
 
 const UPSERT = `INSERT INTO hub_subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
@@ -12,7 +12,7 @@ const UPSERT = `INSERT INTO hub_subscriptions (topic, callback, secret, lease_se
     expires_at = excluded.expires_at, failures = 0, updated_at = excluded.updated_at`;
 
 export async function openPgHubStore(pool: Pool): Promise<HubStore> {
-  await migrate(pool, "hub", HUB_PG_MIGRATIONS);
+  await migrateSchema(pool, HUB_PG_SCHEMA);
   const one = async <T>(sql: string, args: unknown[]): Promise<T | undefined> =>
     (await pool.query(sql, args)).rows[0] as T | undefined;
 

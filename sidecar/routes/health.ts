@@ -1,32 +1,82 @@
 // Liveness and readiness for load balancers and the publish step: /healthz (the process answers) and
-// /readyz (a build is loaded and the instance is not draining). Both are JSON and never cached.
+// /readyz (can serve reads: a build is loaded and the instance is not draining). Both are JSON and never cached.
+// What the instance shares with the others (the database) does not make it unready: every instance shares it,
+// so a balancer that polled it would take them all out while reads still work. A failing dependency is listed
+// under `degraded` (and in /healthz and the metrics); `?strict=1` makes it a 503 for those who want that. A failed
+// rebuild leaves the last good build served ("stale"), an operator's problem rather than the balancer's.
 import { Router as createRouter, type Router } from "express";
 import { HEALTH_PATH, READY_PATH } from "../../src/domain/operations-paths.ts";
+import type { BuildStatus } from "../build-health.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
 
+/** A dependency's check: null when it works, else the reason. */
+export type DependencyCheck = () => Promise<string | null>;
+
+export interface DependencyState {
+  name: string;
+  problem: string | null;
+}
+
+export interface Dependencies {
+  /** Every dependency's state, checked at most once per `cacheMs` however many balancers poll. */
+  check(): Promise<DependencyState[]>;
+}
+
+export function createDependencies(checks: Record<string, DependencyCheck>, cacheMs = 1_000): Dependencies {
+  let last: { at: number; states: Promise<DependencyState[]> } | undefined;
+  const run = () =>
+    Promise.all(
+      Object.entries(checks).map(async ([name, check]) => ({
+        name,
+        problem: await check().catch((e: Error) => e.message),
+      })),
+    );
+  return {
+    check() {
+      if (!last || Date.now() - last.at > cacheMs) last = { at: Date.now(), states: run() };
+      return last.states;
+    },
+  };
+}
+
 export interface Readiness {
-  /** Extra checks (the database, …): each resolves to null when fine, or a reason. */
-  checks?: Array<() => Promise<string | null>>;
+  /** Shared dependencies (the database, the shared rate limits): degrade, never unready unless `?strict=1`. */
+  dependencies?: Dependencies;
   /** True once a graceful shutdown has begun: the balancer should drain this instance. */
   draining?: () => boolean;
   /** Conditions worth an operator's attention that do not stop serving (e.g. a full disk under the hub). */
   warnings?: () => string[];
+  /** Whether the build served is current: this process's rebuilds, or the last publish; default "ok". */
+  build?: BuildStatus;
 }
+
+/** When this process started serving: a rolling restart waits for a started_at later than the restart. */
+const STARTED_AT = new Date().toISOString();
+
+const STRICT_VALUES: Record<string, boolean> = { "": true, "1": true, true: true, "0": false, false: false };
 
 export function createHealthRouter(store: BuildStore, readiness: Readiness = {}): Router {
   const router = createRouter();
-  router.get(HEALTH_PATH, (_req, res) => {
-    res.set("Cache-Control", "no-store").json({ status: "ok" });
+  const failing = async () => (await readiness.dependencies?.check())?.filter((d) => d.problem !== null) ?? [];
+  router.get(HEALTH_PATH, async (_req, res) => {
+    const degraded = await failing();
+    res
+      .set("Cache-Control", "no-store")
+      .json({ status: "ok", ...(degraded.length ? { degraded: degraded.map((d) => d.name) } : {}) });
   });
-  router.get(READY_PATH, async (_req, res) => {
+  router.get(READY_PATH, async (req, res) => {
+    const raw = req.query.strict;
+    const strict = raw === undefined ? false : typeof raw === "string" ? STRICT_VALUES[raw] : undefined;
+    if (strict === undefined) {
+      res.status(400).set("Cache-Control", "no-store").json({ error: "strict must be 1 or 0" });
+      return;
+    }
     const build = store.current().manifest;
     const problems: string[] = [];
     const warnings = readiness.warnings?.() ?? [];
     if (readiness.draining?.()) problems.push("shutting down");
-    for (const check of readiness.checks ?? []) {
-      const problem = await check().catch((e: Error) => e.message);
-      if (problem) problems.push(problem);
-    }
+    const degraded = await failing();
+    for (const d of degraded) (strict ? problems : warnings).push(d.problem as string);
     res
       .status(problems.length ? 503 : 200)
       .set("Cache-Control", "no-store")
@@ -34,6 +84,9 @@ export function createHealthRouter(store: BuildStore, readiness: Readiness = {})
         status: problems.length ? "not_ready" : "ready",
         build_id: build.build_id,
         review_count: build.review_count,
+        started_at: STARTED_AT,
+        build: (await readiness.build?.state()) ?? { status: "ok", error: null, failing_since: null },
+        ...(degraded.length ? { degraded: degraded.map((d) => d.name) } : {}),
         ...(problems.length ? { problems } : {}),
         ...(warnings.length ? { warnings } : {}),
       });

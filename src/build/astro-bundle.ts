@@ -2,9 +2,12 @@
 // assets), which depend on the code only, never on the content. Kept in BUILD_CACHE_DIR under a fingerprint of
 // every input Astro bundles, so a build whose inputs did not change (only the content did) reuses it and never
 // starts Astro or Vite. The pages and data files are made by the build itself from either bundle.
+// Each fingerprint has a folder of its own (`astro-bundle/<key>/`), and the few most recently used are kept: a
+// build for another BASE_URL or project folder (tests, a publish) never replaces the bundle a running server's
+// builds use, and concurrent builds on one cache never delete a bundle another is reading.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { sha256Hex } from "../domain/hash.ts";
 import { alive } from "./output-folder.ts";
@@ -15,6 +18,13 @@ const BUNDLE_FOLDER = "astro-bundle";
 const RECORD_FILE = "bundle.json";
 /** Astro's output inside the bundle folder (its `outDir`). */
 const OUT = "out";
+/** Bundles kept besides the one just used (other BASE_URLs, project folders, versions of the code). */
+const KEEP_OTHERS = 3;
+/** A bundle used this recently is never evicted: a build may still be copying or rendering from it. */
+const IN_USE_MS = 60 * 60_000;
+
+/** A fingerprint's folder under BUILD_CACHE_DIR. */
+const keyedFolder = (cacheDir: string, fingerprint: string) => join(cacheDir, BUNDLE_FOLDER, fingerprint.slice(0, 16));
 
 /**
  * What the bundle is made from: the source folders its modules come from (pages, components, domain, build code,
@@ -72,16 +82,17 @@ export type KeptBundle = { dir: string } | { dir?: undefined; reason: string };
 /** The kept bundle's output folder if it was made from these inputs and is whole, else why not. */
 export async function keptBundle(cacheDir: string | undefined, fingerprint: string): Promise<KeptBundle> {
   if (cacheDir === undefined) return { reason: "no BUILD_CACHE_DIR" };
-  const folder = join(cacheDir, BUNDLE_FOLDER);
+  const folder = keyedFolder(cacheDir, fingerprint);
   const text = await readFile(join(folder, RECORD_FILE), "utf8").catch(() => undefined);
-  if (text === undefined) return { reason: `no bundle kept in ${folder}` };
+  if (text === undefined) return { reason: `no bundle kept for this code and BASE_URL (${folder})` };
   let record: z.infer<typeof RecordSchema>;
   try {
     record = RecordSchema.parse(JSON.parse(text));
   } catch {
     return { reason: `the bundle record ${join(folder, RECORD_FILE)} is unreadable` };
   }
-  if (record.fingerprint !== fingerprint) return { reason: "the code, configuration or dependencies changed" };
+  if (record.fingerprint !== fingerprint)
+    return { reason: `the bundle record ${join(folder, RECORD_FILE)} is foreign` };
   const dir = join(folder, OUT);
   const present = await filesUnder(dir, ".");
   const listed = Object.keys(record.files);
@@ -92,17 +103,20 @@ export async function keptBundle(cacheDir: string | undefined, fingerprint: stri
       return { reason: `the kept bundle in ${folder} is damaged (${file})` };
     }
   }
+  // Its record's time says when it was last used, for eviction.
+  const now = new Date();
+  await utimes(join(folder, RECORD_FILE), now, now).catch(() => undefined);
   return { dir };
 }
 
-/** Runs Astro's build into a folder of its own beside the kept bundle and keeps it; returns its output folder. */
+/** Runs Astro's build into a folder of its own beside the kept bundles and keeps it; returns its output folder. */
 export async function bundleWithAstro(
   cacheDir: string,
   fingerprint: string,
   build: (outDir: string) => Promise<unknown>,
 ): Promise<string> {
-  await removeStaleStaging(cacheDir);
-  const folder = join(cacheDir, BUNDLE_FOLDER);
+  const folder = keyedFolder(cacheDir, fingerprint);
+  await removeStaleStaging(dirname(folder));
   const staging = `${folder}.tmp-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(join(staging, OUT), { recursive: true });
@@ -112,16 +126,43 @@ export async function bundleWithAstro(
     files[file] = sha256Hex(await readFile(join(staging, OUT, file)));
   }
   await writeFile(join(staging, RECORD_FILE), JSON.stringify({ fingerprint, files }));
+  // Another build of the same code may have kept its bundle meanwhile: it is as good, and may be in use.
+  const kept = await keptBundle(cacheDir, fingerprint);
+  if (kept.dir) {
+    await rm(staging, { recursive: true, force: true });
+    return kept.dir;
+  }
   await rm(folder, { recursive: true, force: true });
   await rename(staging, folder);
+  await evict(dirname(folder), folder);
   return join(folder, OUT);
 }
 
+/** Removes the least recently used bundles beyond KEEP_OTHERS, and what an older layout of the cache left. */
+async function evict(bundles: string, keep: string): Promise<void> {
+  await rm(join(bundles, OUT), { recursive: true, force: true });
+  await rm(join(bundles, RECORD_FILE), { force: true });
+  const others: Array<{ path: string; used: number }> = [];
+  for (const name of await readdir(bundles).catch(() => [] as string[])) {
+    const path = join(bundles, name);
+    if (path === keep || !/^[0-9a-f]{16}$/.test(name)) continue;
+    const used = await stat(join(path, RECORD_FILE)).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
+    others.push({ path, used });
+  }
+  others.sort((a, b) => b.used - a.used);
+  for (const { path, used } of others.slice(KEEP_OTHERS)) {
+    if (Date.now() - used > IN_USE_MS) await rm(path, { recursive: true, force: true });
+  }
+}
+
 /** Staging folders of builds that were killed while Astro ran. */
-async function removeStaleStaging(cacheDir: string): Promise<void> {
-  const pattern = new RegExp(`^${BUNDLE_FOLDER}\\.tmp-(\\d+)$`);
-  for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+async function removeStaleStaging(bundles: string): Promise<void> {
+  const pattern = /^[0-9a-f]{16}\.tmp-(\d+)$/;
+  for (const name of await readdir(bundles).catch(() => [] as string[])) {
     const m = pattern.exec(name);
-    if (m && !alive(Number(m[1]))) await rm(join(cacheDir, name), { recursive: true, force: true });
+    if (m && !alive(Number(m[1]))) await rm(join(bundles, name), { recursive: true, force: true });
   }
 }

@@ -13,6 +13,7 @@ import type { BuildManifest } from "../domain/schemas/manifest.ts";
 import { INDEX_FILE } from "../domain/search/index-format.ts";
 import { bundleFingerprint, bundleWithAstro, keptBundle } from "./astro-bundle.ts";
 import { CompressedVariants } from "./compressed-variants.ts";
+import { contentRevision } from "./content-revision.ts";
 import { outputPaths, recoverOutput } from "./output-folder.ts";
 import { linkWarning, misplacedWarning, type RawContent } from "./read-content.ts";
 import { loadBundle, renderPages } from "./render-pages.ts";
@@ -58,6 +59,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     return { fingerprint, kept, bundleCheck: Math.round(performance.now() - t0) };
   })();
   bundleChecked.catch(() => undefined); // awaited below, once the content passed
+  const revision = contentRevision(config.CONTENT_DIR); // never rejects
   const checked = await checkContent(config);
   if (config.strict) refuseIgnoredFiles(checked.raw);
   const { fingerprint, kept, bundleCheck } = await bundleChecked;
@@ -143,6 +145,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
         // newestUpdated of the reviews, which the insights worked out already.
         lastModified: site.insights.generated_from.last_updated ?? undefined,
         reviewCount: site.dataset.reviews.length,
+        contentRevision: await revision,
       },
       variants,
       hashed,

@@ -16,7 +16,7 @@ function urlPathOf(file: string): string {
 
 export async function writeManifest(
   outDir: string,
-  info: { baseUrl: string; lastModified: string | undefined; reviewCount: number },
+  info: { baseUrl: string; lastModified: string | undefined; reviewCount: number; contentRevision?: string | null },
   variants: CompressedVariants,
   /** Files whose bytes the build wrote from memory and already hashed (reviews.json), by path: not read back. */
   hashed: ReadonlyMap<string, { bytes: Buffer; sha256: string }> = new Map(),
@@ -56,6 +56,7 @@ export async function writeManifest(
     ).slice(0, 32),
     last_modified: info.lastModified ?? null,
     review_count: info.reviewCount,
+    content_revision: info.contentRevision ?? null,
     files: manifestFiles,
   };
   await writeFile(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);

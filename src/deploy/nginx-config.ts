@@ -22,8 +22,10 @@ export const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_modu
 export interface NginxOptions {
   /** Absolute path of the build (DIST_DIR or the published copy of it). */
   root: string;
-  /** host:port of the sidecar. */
-  upstream: string;
+  /** host:port of each sidecar: requests are balanced over them, and one that fails is skipped. */
+  upstreams: readonly string[];
+  /** Where nginx logs each request with its timings (relative: to nginx's prefix), or "off". */
+  accessLog: string;
   /** host:port (or port) nginx listens on. */
   listen: string;
   baseUrl: string;
@@ -65,7 +67,12 @@ function staticLocation(match: string, baseUrl: string, samplePath: string, exac
   ].join("\n");
 }
 
+// A request that could not be sent, or met a closing connection, goes to the next sidecar. Hub and MCP POSTs
+// are safe to resend (a repeated subscribe is the same subscription), hence non_idempotent: a rolling restart
+// then loses no request.
 const PROXY = `    proxy_pass http://rps_sidecar;
+    proxy_next_upstream error timeout http_502 http_503 non_idempotent;
+    proxy_connect_timeout 2s;
     proxy_http_version 1.1;
     proxy_set_header Connection "";
     proxy_set_header Host $http_host;
@@ -89,8 +96,17 @@ map "$request_method:$http_access_control_request_method:$uri" $rps_preflight {
   "~^OPTIONS:." 1;
 }
 
+# One line per request: the client, the request, the status, bytes, the time nginx took, and which sidecar
+# answered in how long ($upstream_addr, $upstream_response_time: several when a request was retried).
+log_format rps_timed '$remote_addr [$time_iso8601] "$request" $status $body_bytes_sent '
+                     'rt=$request_time upstream=$upstream_addr urt=$upstream_response_time '
+                     '"$http_referer" "$http_user_agent"';
+
 upstream rps_sidecar {
-  server ${o.upstream};
+  # Passive health checks: a sidecar that refuses connections (stopped, restarting) is skipped for fail_timeout
+  # after max_fails failures. One failure is not enough: while one restarts, a single reset connection to another
+  # would leave none, and every request would get 502 for fail_timeout.
+${o.upstreams.map((u) => `  server ${u} max_fails=3 fail_timeout=2s;`).join("\n")}
   keepalive 16;
   # Below the sidecar's keep-alive timeout: nginx closes an idle connection first, never reusing a closing one.
   keepalive_timeout ${PROXY_KEEP_ALIVE_SECONDS}s;
@@ -99,6 +115,7 @@ upstream rps_sidecar {
 server {
   listen ${o.listen};
   root ${quote(o.root)};
+  access_log ${o.accessLog === "off" ? "off" : `${quote(o.accessLog)} rps_timed`};
   server_tokens off;
   charset off;
   types {
@@ -162,7 +179,6 @@ events {
   worker_connections 1024;
 }
 http {
-  access_log off;
   client_body_temp_path client_body_temp;
   proxy_temp_path proxy_temp;
   fastcgi_temp_path fastcgi_temp;

@@ -5,10 +5,12 @@ import { cp, rm } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { buildSite } from "../build/build-site.ts";
 import type { Config } from "../config.ts";
+import { ContentError } from "../domain/content-errors.ts";
 import { READY_PATH } from "../domain/operations-paths.ts";
 import { handOver, incomingDir, lockPublishing } from "./hand-over.ts";
 import { assertPublicBaseUrl } from "./production-guard.ts";
 import { PublishError } from "./publish-errors.ts";
+import { recordPublish } from "./publish-status.ts";
 import { readManifest } from "./read-manifest.ts";
 import { syncToTarget } from "./sync-target.ts";
 import { waitForBuild } from "./wait-ready.ts";
@@ -19,8 +21,8 @@ export interface PublishOptions {
   /** Publish this existing build instead of building (a rollback). */
   from?: string;
   production: boolean;
-  /** Base URL of the sidecar whose /readyz is polled; undefined: do not wait. */
-  sidecar?: string;
+  /** Base URLs of the sidecars whose /readyz is polled, each until it serves the build; none: do not wait. */
+  sidecars: readonly string[];
   timeoutMs: number;
   log: (line: string) => void;
 }
@@ -37,6 +39,13 @@ export async function publish(config: PublishConfig, o: PublishOptions): Promise
   const release = await lockPublishing(dist);
   try {
     await stageAndSwitch(config, o, dist, target);
+    await recordPublish(dist, null);
+  } catch (e) {
+    // The sidecars on DIST_DIR report it (build: stale) until a publish succeeds.
+    const known = e instanceof PublishError || e instanceof ContentError;
+    const message = known ? (e as Error).message : String((e as Error).stack ?? e);
+    await recordPublish(dist, message).catch(() => undefined);
+    throw e;
   } finally {
     await release();
   }
@@ -64,14 +73,16 @@ async function stageAndSwitch(config: PublishConfig, o: PublishOptions, dist: st
   o.log(`publishing build ${manifest.build_id} (${manifest.review_count} reviews) for ${manifest.base_url}`);
 
   const handover = await handOver(incoming, dist);
-  if (o.sidecar) {
-    try {
-      await waitForBuild(`${o.sidecar}${READY_PATH}`, manifest.build_id, o.timeoutMs);
-    } catch (e) {
+  if (o.sidecars.length) {
+    const waits = await Promise.allSettled(
+      o.sidecars.map((s) => waitForBuild(`${s}${READY_PATH}`, manifest.build_id, o.timeoutMs)),
+    );
+    const failed = waits.flatMap((w, i) => (w.status === "rejected" ? [`${o.sidecars[i]}: ${w.reason.message}`] : []));
+    if (failed.length) {
       await handover.rollback();
-      throw new PublishError(`${(e as Error).message}\n${config.DIST_DIR} holds the previous build again.`);
+      throw new PublishError(`${failed.join("\n")}\n${config.DIST_DIR} holds the previous build again.`);
     }
-    o.log(`the sidecar at ${o.sidecar} serves build ${manifest.build_id}`);
+    for (const s of o.sidecars) o.log(`the sidecar at ${s} serves build ${manifest.build_id}`);
   }
   await handover.commit();
   if (!target) return;

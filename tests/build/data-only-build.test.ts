@@ -7,12 +7,14 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
+import { bundleFingerprint } from "../../src/build/astro-bundle.ts";
 import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { changeOneReview, contentFixture } from "../helpers/build.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const run = promisify(execFile);
 const BASE = "http://localhost:4321";
+const OTHER = "http://127.0.0.1:4321";
 
 interface Built {
   dist: string;
@@ -57,7 +59,7 @@ test("a rebuild after one changed review skips Astro, equals a clean full build 
   const cache = await tempDir("cache");
   const first = await build(content, cache);
   assert.equal(first.path, "full");
-  assert.match(first.astro, /^astro: bundled \(no bundle kept in /);
+  assert.match(first.astro, /^astro: bundled \(no bundle kept for this code and BASE_URL /);
   assert.ok(first.timings.astro_total > 0);
 
   await changeOneReview(content);
@@ -79,23 +81,26 @@ test("another BASE_URL, or a damaged, foreign or missing kept bundle, takes the 
   const content = await contentFixture();
   const cache = await tempDir("cache");
   await build(content, cache);
-  const other = await build(content, cache, "http://127.0.0.1:4321");
+  const other = await build(content, cache, OTHER);
   assert.equal(other.path, "full", "the bundle embeds `site`");
-  assert.match(other.astro, /the code, configuration or dependencies changed/);
-  // The bundle kept is now the one for the other BASE_URL: damage one of its files.
-  const out = join(cache, "astro-bundle", "out", SERVER_BUNDLE_DIR, "entry.mjs");
+  assert.match(other.astro, /no bundle kept for this code and BASE_URL/);
+  assert.equal((await build(content, cache)).path, "data-only", "a build for another BASE_URL kept the first bundle");
+  assert.equal((await build(content, cache, OTHER)).path, "data-only", "and its own");
+  const folder = join(cache, "astro-bundle", (await bundleFingerprint({ root: ROOT, baseUrl: OTHER })).slice(0, 16));
+  const out = join(folder, "out", SERVER_BUNDLE_DIR, "entry.mjs");
   await writeFile(out, `${await readFile(out, "utf8")}\nthrow new Error("damaged");\n`);
-  const damaged = await build(content, cache, "http://127.0.0.1:4321");
+  const damaged = await build(content, cache, OTHER);
   assert.equal(damaged.path, "full");
   assert.match(damaged.astro, /is damaged \(_server\/entry\.mjs\)/);
-  const again = await build(content, cache, "http://127.0.0.1:4321");
+  const again = await build(content, cache, OTHER);
   assert.equal(again.path, "data-only", "the damaged bundle was replaced");
   await assertSameFiles(again.dist, damaged.dist);
 
-  const record = join(cache, "astro-bundle", "bundle.json");
+  const record = join(folder, "bundle.json");
   await writeFile(record, JSON.stringify({ fingerprint: "someone else's", files: {} }));
-  const foreign = await build(content, cache, "http://127.0.0.1:4321");
+  const foreign = await build(content, cache, OTHER);
   assert.equal(foreign.path, "full");
+  assert.match(foreign.astro, /is foreign/);
   await writeFile(record, "{ not json");
-  assert.match((await build(content, cache, "http://127.0.0.1:4321")).astro, /is unreadable/);
+  assert.match((await build(content, cache, OTHER)).astro, /is unreadable/);
 });

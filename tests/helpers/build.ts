@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { killOnExit } from "./cleanup.ts";
-import { ROOT, tempDir } from "./paths.ts";
+import { ROOT, tempDir, testBuildCache } from "./paths.ts";
 import { SAMPLE_CONTENT } from "./sample-content.ts";
 
 export interface BuildRun {
@@ -18,7 +18,7 @@ export function runScript(script: string, args: string[], env: Record<string, st
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, script), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, BUILD_CACHE_DIR: testBuildCache(), ...env },
       detached: true,
     });
     killOnExit(child);

@@ -14,6 +14,8 @@ const NGINX = "/usr/sbin/nginx";
 export interface RunningNginx {
   url: string;
   config: string;
+  /** nginx's prefix (-p): the configuration file is nginx.conf, the access log access.log. */
+  prefix: string;
   stop(): Promise<void>;
 }
 
@@ -28,10 +30,16 @@ export async function nginxConfig(args: string[], env: Record<string, string> = 
   );
 }
 
-export async function startNginx(opts: { root: string; upstream: string; baseUrl: string }): Promise<RunningNginx> {
+/** `upstream`: one sidecar's host:port, or several. */
+export async function startNginx(opts: {
+  root: string;
+  upstream: string | string[];
+  baseUrl: string;
+}): Promise<RunningNginx> {
   const prefix = await tempDir("nginx");
   const port = await freePort();
-  const args = ["--standalone", "--root", opts.root, "--upstream", opts.upstream, "--listen", `127.0.0.1:${port}`];
+  const upstreams = [opts.upstream].flat().flatMap((u) => ["--upstream", u]);
+  const args = ["--standalone", "--root", opts.root, ...upstreams, "--listen", `127.0.0.1:${port}`];
   const generated = await nginxConfig(args, { BASE_URL: opts.baseUrl });
   if (generated.code !== 0) throw new Error(`nginx-config failed: ${generated.stderr}`);
   const conf = join(prefix, "nginx.conf");
@@ -60,6 +68,7 @@ export async function startNginx(opts: { root: string; upstream: string; baseUrl
   return {
     url,
     config: generated.stdout,
+    prefix,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

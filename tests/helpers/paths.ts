@@ -34,3 +34,19 @@ process.env.DATA_DIR = join(own, "data");
 // first build need not run Astro (a build made from other code or for another BASE_URL still does).
 if (process.env.RPS_TEST_ASTRO_BUNDLE)
   cpSync(process.env.RPS_TEST_ASTRO_BUNDLE, join(process.env.BUILD_CACHE_DIR, "astro-bundle"), { recursive: true });
+
+let buildCache: string | undefined;
+
+/**
+ * The BUILD_CACHE_DIR of the builds and servers this test process starts: never the working copy's .build-cache,
+ * which a server running from the working copy uses. A whole run may share one by setting BUILD_CACHE_DIR (kept
+ * bundles are keyed by code and BASE_URL, so builds of different tests do not evict each other's).
+ */
+export function testBuildCache(): string {
+  if (process.env.BUILD_CACHE_DIR) return process.env.BUILD_CACHE_DIR;
+  if (buildCache === undefined) {
+    buildCache = mkdtempSync(join(tmpdir(), "rps-build-cache-"));
+    made.add(buildCache);
+  }
+  return buildCache;
+}

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { cp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { killOnExit } from "./cleanup.ts";
-import { ROOT } from "./paths.ts";
+import { ROOT, testBuildCache } from "./paths.ts";
 
 export interface SidecarProcess {
   url: string;
@@ -18,15 +18,29 @@ const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
 
 /** Node's own flags in the npm script that runs `entry` (package.json says them once): the process runs as npm's. */
 const nodeFlags = (entry: string) =>
-  (Object.values(SCRIPTS).find((s) => s.startsWith("node ") && s.endsWith(` ${entry}`)) ?? "")
+  (Object.values(SCRIPTS).find((s) => /^(exec )?node /.test(s) && s.endsWith(` ${entry}`)) ?? "")
     .split(" ")
     .filter((a) => a.startsWith("--"));
 
-/** `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content). */
-export function startSidecarProcess(env: Record<string, string>, entry = "sidecar/server.ts"): Promise<SidecarProcess> {
-  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry)], {
+/**
+ * `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content);
+ * `args` as given after `npm run serve --` (e.g. --watch).
+ */
+export function startSidecarProcess(
+  env: Record<string, string>,
+  entry = "sidecar/server.ts",
+  args: string[] = [],
+): Promise<SidecarProcess> {
+  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry), ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "debug",
+      BUILD_CACHE_DIR: testBuildCache(),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -14,6 +14,8 @@ const FIXTURES = join(ROOT, "tests/import/fixtures");
 let content: string;
 
 const runImport = (...args: string[]) => runScript("scripts/import.ts", args, { CONTENT_DIR: content });
+const runImportWith = (env: Record<string, string>, ...args: string[]) =>
+  runScript("scripts/import.ts", args, { CONTENT_DIR: content, ...env });
 
 /** Every file under content/ with its hash and modification time. */
 async function snapshot(): Promise<Map<string, string>> {
@@ -46,7 +48,7 @@ test("google: maps every case, and re-running the same export changes no file", 
     date: "2025-03-04",
     updated: "2025-03-04T17:21:09.123Z",
     text: "Grant fixed our furnace the same day. Very professional and tidy.",
-    author: "Dana Whitfield",
+    author: "Dana W.",
     verified: false,
     source: "google",
     response: { text: "Thank you Dana! Call us any time at (208) 555-0147.", date: "2025-03-05" },
@@ -220,4 +222,55 @@ test("--help prints the usage on stdout and exits 0", async () => {
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^usage: npm run import -- google FILE/);
   assert.equal(run.stderr, "");
+});
+
+test("reviewer names are written as first name and last initial unless AUTHOR_NAME_POLICY says otherwise", async () => {
+  const file = join(content, "names.csv");
+  await writeFile(
+    file,
+    "id,date,rating,author\nn-1,2025-01-01,5,Marcus Hill\nn-2,2025-01-02,4,élodie de la fontaine\nn-3,2025-01-03,5,Prince\n",
+  );
+  assert.equal((await runImport("csv", file)).code, 0);
+  const authors = async () =>
+    Promise.all(["n-1", "n-2", "n-3"].map(async (id) => (await readReview(`reviews/csv/${id}.json`)).author));
+  assert.deepEqual(await authors(), ["Marcus H.", "élodie F.", "Prince"]);
+  const full = await runImportWith({ AUTHOR_NAME_POLICY: "full" }, "csv", file);
+  assert.equal(full.code, 0, full.stderr);
+  assert.deepEqual(await authors(), ["Marcus Hill", "élodie de la fontaine", "Prince"], "a re-import updates the name");
+  assert.equal((await runImportWith({ AUTHOR_NAME_POLICY: "first" }, "csv", file)).code, 0);
+  assert.deepEqual(await authors(), ["Marcus", "élodie", "Prince"]);
+  const bad = await runImportWith({ AUTHOR_NAME_POLICY: "last" }, "csv", file);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /AUTHOR_NAME_POLICY/);
+});
+
+test("a reply without a reply date takes its review's date, and the summary says how many", async () => {
+  const file = join(content, "trustpilot.csv");
+  await writeFile(
+    file,
+    "Review ID,Review Created (UTC),Review Stars,Review Content,Reviewer Name,Reply Content\n" +
+      't-1,2025-03-01 14:02:11,5,Great.,Ann Brown,"Thanks, Ann!"\n' +
+      "t-2,2025-03-02,4,Good.,Bo Chen,\n",
+  );
+  const run = await runImport(
+    "csv",
+    file,
+    "--map",
+    "id=Review ID",
+    "--map",
+    "date=Review Created (UTC)",
+    "--map",
+    "rating=Review Stars",
+    "--map",
+    "text=Review Content",
+    "--map",
+    "author=Reviewer Name",
+    "--map",
+    "response=Reply Content",
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^created 2, updated 0, unchanged 0, skipped 0$/m);
+  assert.match(run.stdout, /1 reply has no date of its own and takes its review's date/);
+  assert.deepEqual((await readReview("reviews/csv/t-1.json")).response, { text: "Thanks, Ann!", date: "2025-03-01" });
+  assert.equal((await readReview("reviews/csv/t-2.json")).response, undefined);
 });

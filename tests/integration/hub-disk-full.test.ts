@@ -32,7 +32,8 @@ async function fill(dir: string): Promise<string> {
   return path;
 }
 
-const readyz = async (url: string) => (await fetch(`${url}/readyz`)).json() as Promise<{ warnings?: string[] }>;
+const readyz = async (url: string) =>
+  (await fetch(`${url}/readyz`)).json() as Promise<{ warnings?: string[]; degraded?: string[] }>;
 
 const dataDir = join(await tempDir("diskfull"), "data");
 await mkdir(dataDir);
@@ -76,6 +77,7 @@ test("a full disk under DATA_DIR: no crash, no acknowledged request lost, no not
     await deploy(variants[1], dist);
     await until("readyz reports the store failure", async () => (await readyz(sidecar.url)).warnings?.length, 10_000);
     assert.equal((await fetch(`${sidecar.url}/readyz`)).status, 200, "reads are still served");
+    assert.deepEqual((await (await fetch(`${sidecar.url}/healthz`)).json()).degraded, ["hub"]);
     assert.equal(sidecar.child.exitCode, null, "still running");
     assert.ok(sidecar.logs.some((l) => l.event === "hub.store_error"));
 

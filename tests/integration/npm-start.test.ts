@@ -1,10 +1,11 @@
 // npm start end to end: builds when there is no build, serves, and a review saved into CONTENT_DIR is
-// rebuilt, served and pushed to a verified WebSub subscriber; then the subscriber unsubscribes.
+// rebuilt, served and pushed to a verified WebSub subscriber; saves by rename (twice) are rebuilt too; then the
+// subscriber unsubscribes. npm run serve -- --watch rebuilds a content folder newer than its build at once.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { contentFixture } from "../helpers/build.ts";
+import { contentFixture, runBuild } from "../helpers/build.ts";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
 import { BASE, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { tempDir } from "../helpers/paths.ts";
@@ -55,6 +56,25 @@ test("subscribe, get verified, receive a fat ping after a content change rebuilt
     const search = await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json();
     assert.equal(search.reviews[0].id, "2026-11-21-fresh-review");
 
+    // Saved by rename (an editor's atomic save, sed -i), twice: each save is rebuilt and served.
+    const fresh = join(content, "reviews", "2026", "2026-11-21-fresh-review.json");
+    for (const word of ["Superb", "Excellent"]) {
+      const tmp = `${fresh}.tmp`;
+      await writeFile(
+        tmp,
+        JSON.stringify({ ...JSON.parse(await readFile(fresh, "utf8")), text: `${word} furnace fix.` }),
+      );
+      await rename(tmp, fresh);
+      await until(
+        `the rename save with "${word}" served`,
+        async () => {
+          const r = await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json();
+          return r.reviews[0].text === `${word} furnace fix.`;
+        },
+        60_000,
+      );
+    }
+
     await hubRequest(sidecar.url, {
       "hub.mode": "unsubscribe",
       "hub.topic": TOPICS.json,
@@ -64,5 +84,39 @@ test("subscribe, get verified, receive a fat ping after a content change rebuilt
   } finally {
     await sidecar.stop();
     await cb.close();
+  }
+});
+
+test("npm run serve -- --watch serves the build it finds, and rebuilds at once when the content is newer", async () => {
+  const content = await contentFixture();
+  const root = await tempDir("serve-watch");
+  const dist = join(root, "dist");
+  assert.equal((await runBuild({ CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: BASE })).code, 0);
+  await writeFile(
+    join(content, "reviews", "2026", "2026-11-25-after-build.json"),
+    JSON.stringify({
+      rating: 5,
+      date: "2026-11-25",
+      text: "Written after the build.",
+      author: "Uma K.",
+      verified: true,
+    }),
+  );
+  const sidecar = await startSidecarProcess(
+    { CONTENT_DIR: content, DIST_DIR: dist, DATA_DIR: join(root, "data"), BASE_URL: BASE },
+    "sidecar/server.ts",
+    ["--watch"],
+  );
+  try {
+    assert.equal((await fetch(`${sidecar.url}/reviews.json`)).status, 200, "the build found is served meanwhile");
+    await until(
+      "the review written before the start, built and served",
+      async () =>
+        (await (await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).json()).reviews[0].id ===
+        "2026-11-25-after-build",
+      60_000,
+    );
+  } finally {
+    await sidecar.stop();
   }
 });

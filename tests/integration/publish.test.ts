@@ -107,6 +107,14 @@ test("a build the sidecar refuses (another BASE_URL): exit 1, the target untouch
     sidecar.logs.some((l) => l.event === "build.reload_failed"),
     "the sidecar refused the build it was handed",
   );
+  // The failed publish shows in the sidecar's readiness and metrics until a publish succeeds.
+  const ready = await (await fetch(`${sidecar.url}/readyz`)).json();
+  assert.equal(ready.status, "ready");
+  assert.equal(ready.build.status, "stale");
+  assert.match(ready.build.error, /npm run publish failed: .*did not switch/s);
+  assert.ok(Date.parse(ready.build.failing_since) > 0);
+  const stale = /^reviews_build_stale_seconds (\S+)$/m.exec(await (await fetch(`${sidecar.url}/metrics`)).text());
+  assert.ok(Number(stale?.[1]) > 0);
 });
 
 test("the default BASE_URL is refused with CI=true or --production, before anything is built", async () => {
@@ -132,5 +140,35 @@ test("a target inside DIST_DIR and a second publish at the same time are refused
     assert.match(second.stderr, /Another publish \(pid 4242\) holds/);
   } finally {
     await rm(`${dist}.publish-lock`);
+  }
+});
+
+test("--sidecar repeated: every instance on DIST_DIR must switch; one that does not takes the hand-over back", async () => {
+  const second = await startSidecarProcess({ DIST_DIR: dist, BASE_URL, DATA_DIR: join(root, "data-2") });
+  try {
+    await writeFile(
+      join(content, "reviews", "2026", "zz-two-instances.json"),
+      JSON.stringify({ rating: 4, date: "2026-11-02", text: "Quick and tidy.", author: "Ola N.", verified: true }),
+    );
+    const both = await publish(["--target", target, "--sidecar", sidecar.url, "--sidecar", second.url], {});
+    assert.equal(both.code, 0, both.stderr);
+    const next = await buildId(dist);
+    for (const s of [sidecar, second]) {
+      const ready = await (await fetch(`${s.url}/readyz`)).json();
+      assert.equal(ready.build_id, next);
+      assert.equal(ready.build.status, "ok", "a publish that succeeds clears the failure before it");
+      assert.match(both.stdout, new RegExp(`the sidecar at ${s.url} serves build ${next}`));
+    }
+
+    await rm(join(content, "reviews", "2026", "zz-two-instances.json"));
+    const down = `http://127.0.0.1:${new URL(second.url).port}`;
+    await second.stop();
+    const live = await buildId(dist);
+    const run = await publish(["--target", target, "--sidecar", sidecar.url, "--sidecar", down, "--timeout", "3"], {});
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, new RegExp(`${down}: The sidecar did not switch`));
+    assert.equal(await buildId(dist), live, "DIST_DIR holds the previous build again");
+  } finally {
+    await second.stop();
   }
 });

@@ -1,8 +1,13 @@
-// SIGTERM: the sidecar stops accepting, lets a request in flight finish, closes its database and exits 0.
+// SIGTERM: the sidecar stops accepting, lets a request in flight finish, closes its database and exits 0; a
+// second signal exits at once; signalling npm (the process an operator or a process manager started) or killing
+// it ends the server too, leaving nothing listening.
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { buildSample } from "../helpers/build.ts";
+import { until } from "../helpers/callback-server.ts";
+import { alive, cleanUp, listening, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { startSidecarProcess } from "../helpers/sidecar-process.ts";
 
@@ -22,5 +27,67 @@ test("SIGTERM finishes the request in flight, then exits 0", async () => {
   assert.ok(expectedBytes > 1000);
   assert.equal(answered.bytes, expectedBytes, "the whole body arrived");
   assert.ok(sidecar.logs.some((l) => l.event === "server.shutdown" && l.signal === "SIGTERM"));
+  for (const l of sidecar.logs) {
+    assert.match(String(l.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, "ISO-8601 times in the JSON log");
+  }
   await assert.rejects(fetch(`${sidecar.url}/reviews.json`), "no longer accepting");
+});
+
+test("SIGTERM to npm run serve (npm's own pid) drains the server and frees the port", async () => {
+  let run: NpmProcess | undefined;
+  try {
+    run = await startNpm("serve", { DIST_DIR: await buildSample(), DATA_DIR: join(await tempDir("npm"), "data") });
+    assert.notEqual(run.serverPid, run.npm.pid, "npm started the server as a process of its own");
+    assert.equal((await fetch(`${run.url}/reviews.json`)).status, 200);
+    run.npm.kill("SIGTERM");
+    await run.exited;
+    const server = run.serverPid;
+    await until("the server to exit", () => !alive(server), 15_000);
+    assert.equal(await listening(run.port), false, "nothing listens on the port any more");
+    assert.ok(run.logs.some((l) => l.event === "server.shutdown" && l.signal === "SIGTERM"));
+  } finally {
+    cleanUp(run);
+  }
+});
+
+test("npm killed outright: the server it started notices, drains and exits", async () => {
+  let run: NpmProcess | undefined;
+  try {
+    run = await startNpm("serve", { DIST_DIR: await buildSample(), DATA_DIR: join(await tempDir("npm"), "data") });
+    run.npm.kill("SIGKILL");
+    await run.exited;
+    const server = run.serverPid;
+    await until("the orphaned server to exit", () => !alive(server), 15_000);
+    assert.equal(await listening(run.port), false);
+    assert.ok(run.logs.some((l) => l.event === "server.shutdown" && l.signal === "parent exited"));
+  } finally {
+    cleanUp(run);
+  }
+});
+
+test("a second signal exits at once, without waiting for a request that is still being sent", async () => {
+  const sidecar = await startSidecarProcess({
+    DIST_DIR: await buildSample(),
+    DATA_DIR: join(await tempDir("stop"), "data"),
+  });
+  const socket = connect(Number(new URL(sidecar.url).port), "127.0.0.1");
+  try {
+    await new Promise((r) => socket.once("connect", r));
+    // A body declared and never finished keeps a request in flight: the first signal waits for it.
+    socket.write(
+      "POST /api/websub/hub HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nhub.mode=",
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const exit = new Promise<number | null>((r) => sidecar.child.once("exit", (code) => r(code)));
+    sidecar.child.kill("SIGTERM");
+    await until("draining", () => sidecar.logs.some((l) => l.event === "server.shutdown"));
+    assert.equal(sidecar.child.exitCode, null, "the first signal waits for the request in flight");
+    const second = Date.now();
+    sidecar.child.kill("SIGTERM");
+    assert.equal(await exit, 1);
+    assert.ok(Date.now() - second < 2000, "exited at once");
+  } finally {
+    socket.destroy();
+    await sidecar.stop("SIGKILL");
+  }
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ContentError } from "../../src/domain/content-errors.ts";
 import { createContactFinder, redactText } from "../../src/domain/pii/contact-details.ts";
-import { describeFindings, guardContactDetails } from "../../src/domain/pii/guard-reviews.ts";
+import { describeFindings, guardContactDetails, LISTED_FILES } from "../../src/domain/pii/guard-reviews.ts";
 import { REDACTED } from "../../src/domain/pii/policy.ts";
 import type { ReviewContent } from "../../src/domain/schemas/content.ts";
 
@@ -81,6 +81,21 @@ test("guard: redacts title, text, author and response, reports fields and kinds,
     },
   ]);
   assert.match(describeFindings(findings).join("\n"), /1 review file .*\n {2}reviews\/a\.json: title \(phone\)/);
+  assert.match(describeFindings(findings)[0], /fields: 2 phone, 2 email\):$/);
+});
+
+test("the build's redaction summary counts every file and names the first ones only", () => {
+  const many = Array.from({ length: LISTED_FILES + 5 }, (_, i) => ({
+    file: `reviews/r${i}.json`,
+    fields: [{ field: "text", kinds: ["email" as const] }],
+  }));
+  const lines = describeFindings(many);
+  assert.match(
+    lines[0],
+    new RegExp(`redacted in ${LISTED_FILES + 5} review files .*fields: ${LISTED_FILES + 5} email`),
+  );
+  assert.equal(lines.length, 1 + LISTED_FILES + 1);
+  assert.equal(lines.at(-1), "  … and 5 more");
 });
 
 test("guard: a clean review is returned as the same object; off changes nothing; fail names file and field", () => {

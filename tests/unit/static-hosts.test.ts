@@ -53,7 +53,13 @@ test("static headers: topics carry both WebSub links; only precompressed files v
 });
 
 test("nginx config: brotli only when asked, the module loaded only in a standalone file", () => {
-  const o = { root: "/srv/dist", upstream: "127.0.0.1:4321", listen: "8080", baseUrl: "https://r.example" };
+  const o = {
+    root: "/srv/dist",
+    upstreams: ["127.0.0.1:4321"],
+    accessLog: "off",
+    listen: "8080",
+    baseUrl: "https://r.example",
+  };
   const gzipOnly = renderNginxConfig({ ...o, brotli: false });
   assert.doesNotMatch(gzipOnly, /brotli/);
   assert.match(gzipOnly, /gzip_static on;/);
@@ -67,7 +73,8 @@ test("nginx config: brotli only when asked, the module loaded only in a standalo
 test("nginx closes idle upstream connections before the sidecar does; one failure does not take out an instance", async () => {
   const generated = renderNginxConfig({
     root: "/srv/dist",
-    upstream: "127.0.0.1:4321",
+    upstreams: ["127.0.0.1:4321", "127.0.0.1:4322"],
+    accessLog: "/var/log/nginx/reviews-access.log",
     listen: "8080",
     baseUrl: "https://r.example",
     brotli: false,
@@ -80,6 +87,15 @@ test("nginx closes idle upstream connections before the sidecar does; one failur
   const maxFails = [...example.matchAll(/max_fails=(\d+)/g)].map((m) => Number(m[1]));
   assert.equal(maxFails.length, 3);
   assert.ok(maxFails.every((n) => n > 1));
+  const generatedFails = [...generated.matchAll(/^\s*server (\S+) max_fails=(\d+)/gm)];
+  assert.deepEqual(
+    generatedFails.map((m) => m[1]),
+    ["127.0.0.1:4321", "127.0.0.1:4322"],
+    "one server line per upstream",
+  );
+  assert.ok(generatedFails.every((m) => Number(m[2]) > 1));
+  assert.match(generated, /access_log "\/var\/log\/nginx\/reviews-access\.log" rps_timed;/);
+  assert.match(generated, /log_format rps_timed [^;]*rt=\$request_time/);
 });
 
 test("npm run nginx-config refuses a bad --listen, a root built for another BASE_URL and a broken manifest", async () => {

@@ -104,6 +104,7 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
   const lineAt = lineCounter(text);
   const reviews: ImportedReview[] = [];
   const seen = new Map<string, string>();
+  let repliesDatedByReview = 0;
   for (let r = 1; r < records.length; r++) {
     const { record } = records[r];
     const where = `line ${lineAt(records[r - 1].info.bytes)}`;
@@ -151,10 +152,15 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
     if (language) content.language = language;
     const response = cell("response")?.trim();
     const responseDateCell = cell("response_date");
-    if (response) {
-      const d = responseDateCell === undefined ? undefined : parseDateOrDateTime(responseDateCell);
-      if (!d)
-        fail("response_date", responseDateCell ? `not a date (got "${responseDateCell}")` : "required with a response");
+    if (response && responseDateCell === undefined) {
+      // Exports often have the reply without its date (Trustpilot's "Reply Content"): the review's date stands in.
+      if (content.date) {
+        content.response = { text: response, date: content.date };
+        repliesDatedByReview++;
+      }
+    } else if (response) {
+      const d = parseDateOrDateTime(responseDateCell as string);
+      if (!d) fail("response_date", `not a date (got "${responseDateCell}")`);
       else content.response = { text: response, date: d.date };
     }
     const verified = cell("verified");
@@ -189,5 +195,5 @@ export function parseCsvExport(text: string, options: CsvOptions = {}): ParsedEx
     if (content.updated && !owned.includes("updated")) owned.push("updated");
     reviews.push({ id, where, owned, content });
   }
-  return { reviews, problems };
+  return { reviews, problems, repliesDatedByReview };
 }

@@ -44,6 +44,8 @@ export interface RowProblem {
 export interface ParsedExport {
   reviews: ImportedReview[];
   problems: RowProblem[];
+  /** Owner replies without a date of their own, dated with their review's date. */
+  repliesDatedByReview?: number;
 }
 
 /** The longest id a review file's name can hold: file systems allow 255 bytes, ".json" included (ids are ASCII). */

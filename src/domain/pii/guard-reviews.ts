@@ -74,12 +74,20 @@ export function guardContactDetails<R extends GuardedReview>(
   return { reviews: guarded, findings };
 }
 
-/** One line per file, for the build's output. */
+/** Files named in the build's output; a build over many keeps the counts and names the first ones. */
+export const LISTED_FILES = 20;
+
+/** A summary (files and fields per kind of detail), then one line per file up to LISTED_FILES, for the build's output. */
 export function describeFindings(findings: readonly ContactFinding[]): string[] {
   if (findings.length === 0) return [];
   const n = findings.length;
+  const kinds = new Map<string, number>();
+  for (const f of findings) for (const x of f.fields) for (const k of x.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  const counts = [...kinds].map(([k, c]) => `${c} ${k}`).join(", ");
+  const listed = findings.slice(0, LISTED_FILES);
   return [
-    `contact details redacted in ${n} review file${n === 1 ? "" : "s"} (PII_POLICY=redact):`,
-    ...findings.map((f) => `  ${f.file}: ${f.fields.map((x) => `${x.field} (${x.kinds.join(", ")})`).join(", ")}`),
+    `contact details redacted in ${n} review file${n === 1 ? "" : "s"} (PII_POLICY=redact; fields: ${counts}):`,
+    ...listed.map((f) => `  ${f.file}: ${f.fields.map((x) => `${x.field} (${x.kinds.join(", ")})`).join(", ")}`),
+    ...(n > listed.length ? [`  … and ${n - listed.length} more`] : []),
   ];
 }

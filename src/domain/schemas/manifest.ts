@@ -17,6 +17,11 @@ export const BuildManifest = z.object({
   build_id: z.string().describe("Hash over every file hash"),
   last_modified: z.string().nullable().describe("Newest `updated` of the published reviews"),
   review_count: z.int(),
+  content_revision: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The git commit CONTENT_DIR was at (with -dirty for uncommitted changes), or null outside git"),
   files: z.record(z.string(), ManifestEntry).describe("Keyed by URL path"),
 });
 export type BuildManifest = z.infer<typeof BuildManifest>;
