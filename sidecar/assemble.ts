@@ -12,13 +12,14 @@ import { warmSearchMemo } from "./build-store/search-memo.ts";
 import { pgRateLimitStores } from "./db/pg-rate-limit-store.ts";
 import { pgRevocationStore, pgSessionKey } from "./db/pg-revocation-store.ts";
 import { createPool, pingDatabase } from "./db/pool.ts";
+import { createDependencies } from "./dependencies.ts";
 import { createHub, type Hub, openHubStore } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-route.ts";
 import type { Logger } from "./logger.ts";
 import { createMcpDiscoveryRouter } from "./mcp/discovery-route.ts";
 import type { createMcpRouter, McpOptions } from "./mcp/mcp-route.ts";
 import { createMetrics, mcpMethodLabel } from "./metrics.ts";
-import { createDependencies, createHealthRouter } from "./routes/health.ts";
+import { createHealthRouter } from "./routes/health.ts";
 import { createMetricsRouter } from "./routes/metrics.ts";
 
 export interface Sidecar {

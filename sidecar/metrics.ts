@@ -6,9 +6,9 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import { MCP_METHODS } from "../src/domain/mcp-discovery.ts";
 import type { BuildStatus } from "./build-health.ts";
 import type { BuildStore } from "./build-store/build-store.ts";
+import type { Dependencies } from "./dependencies.ts";
 import type { HubMetrics } from "./hub/hub-metrics.ts";
 import type { HubStats, HubStore } from "./hub/hub-store.ts";
-import type { Dependencies } from "./routes/health.ts";
 
 const PREFIX = "reviews_";
 
