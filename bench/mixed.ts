@@ -377,7 +377,7 @@ export function mixedReport(r: MixedResult, jsonBytes: number, h: { table: Table
     ),
     "",
     ...(r.errorSamples.length
-      ? [`Errors seen (first few): ${r.errorSamples.map((e) => `\`${e}\``).join("; ")}`, ""]
+      ? [`Errors and resets seen (first few): ${r.errorSamples.map((e) => `\`${e}\``).join("; ")}`, ""]
       : []),
     `Inside the sidecar during the load (bench/lib/loop-monitor.ts): event-loop delay p99 ${fmt(r.inside.p99_ms)} ms, max ${fmt(r.inside.max_ms)} ms; at its highest RSS ${fmt(r.inside.peak.rss, 0)} MB: heap used ${fmt(r.inside.peak.heapUsed, 0)} MB, external ${fmt(r.inside.peak.external, 0)} MB (array buffers ${fmt(r.inside.peak.arrayBuffers, 0)} MB). CPU: ${fmt(r.cpuS, 1)} s of the sidecar in ${r.durationS} s (${fmt((r.cpuS / r.durationS) * 100, 0)}% of a core), ${fmt((r.cpuS * 1000) / Math.max(1, r.completed.filter((t) => t <= r.loadEnd).length), 2)} ms per completed request; its main thread waited ${fmt(r.waitS, 1)} s for a CPU (run queue, /proc/<pid>/schedstat); some task of the machine waited for a CPU ${fmt(r.pressure * 100, 0)}% of the time (/proc/pressure/cpu): the machine is shared with other work.`,
     "",
