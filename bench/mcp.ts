@@ -128,7 +128,7 @@ export async function mcpSearchReport(
   h: { table: Table; fmt: Fmt },
 ) {
   const targets = await mcpTargets(url, { rating: 5, limit: 20 }, [pid]);
-  for (const t of Object.values(targets)) await load({ ...t, durationS: 1 }); // warm-up: first sights prepared
+  for (const t of Object.values(targets)) await load({ ...t, durationS: 1 }); // warm-up
   const r = await measureRounds(targets, "rest", runs.rounds, runs.durationS);
   const row = (name: string, x: LoadResult & { ratio: number }) => [
     name,
@@ -143,7 +143,7 @@ export async function mcpSearchReport(
   return [
     `## MCP tools/call search_reviews against the REST search (rating=5, limit=20; ${runs.rounds} rounds of ${runs.durationS} s each, medians)`,
     "",
-    "Aim (issue 15): MCP >= 0.6x REST. 2026-07-28: one request with the `_meta` envelope and routing headers, no session. 2025-11-25: inside one session. Each round measures REST, 2025-11-25 and 2026-07-28 one after the other; the ratio is taken within a round. CPU per answered request of the sidecar (/proc; in brackets its kernel part) and of the load generator (autocannon, in the bench process): both share the machine's two cores, and the load generator's cost grows with the body it reads.",
+    "Aim: MCP >= 0.6x REST. 2026-07-28: one request with the `_meta` envelope and routing headers, no session. 2025-11-25: inside one session. Each round measures REST, 2025-11-25 and 2026-07-28 one after the other; the ratio is taken within a round. CPU per answered request of the sidecar (/proc; in brackets its kernel part) and of the load generator (autocannon, in the bench process): both share the machine's two cores, and the load generator's cost grows with the body it reads.",
     "",
     h.table(
       [

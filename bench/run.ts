@@ -1,13 +1,15 @@
 // npm run bench [-- --quick] [-- --only=<sections> [--dist=<dir>]]: build, HTTP, MCP, hub and memory
 // measurements, each against a baseline measured in the same run; writes bench/RESULTS.md. Loopback only.
 // --only runs the named sections alone (comma-separated: build, analysis, search, since, reviews.json, mcp,
-// process, soak, fanout, abuse, hub) and prints their tables without writing RESULTS.md; --dist=<dir> measures
-// that build (e.g. a dist of 100,000 reviews built before) instead of generating content and building it.
-// analysis (the build's per-review analysis on one thread, part of the build section) needs no build.
+// mixed, paired, process, soak, fanout, abuse, hub) and prints their tables without writing RESULTS.md;
+// --dist=<dir> measures that build (e.g. a dist of 100,000 reviews built before) instead of generating content
+// and building it. analysis (the build's per-review analysis on one thread, part of the build section) needs no
+// build. paired needs --old=<checkout of other code, npm installed>: its sidecar against this one on the same
+// build. --cpu-prof=<dir>: the mixed section's sidecars write CPU profiles there.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { cpus, totalmem } from "node:os";
+import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
@@ -25,7 +27,10 @@ import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
 import { childPids } from "./lib/cpu.ts";
 import { type LoadResult, measureRounds, median } from "./lib/load.ts";
+import { insideStats } from "./lib/probe.ts";
 import { mcpSearchReport, mcpSoakReport } from "./mcp.ts";
+import { mixedLoad, mixedReport, sinceAlone, sinceAloneReport } from "./mixed.ts";
+import { pairedBench, pairedReport } from "./paired.ts";
 import { reloadBench } from "./reload.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -40,6 +45,8 @@ const SECTIONS = [
   "since",
   "reviews.json",
   "mcp",
+  "mixed",
+  "paired",
   "process",
   "soak",
   "fanout",
@@ -51,6 +58,10 @@ const unknown = only?.filter((s) => !SECTIONS.includes(s)) ?? [];
 if (unknown.length) throw new Error(`--only: no section ${unknown.join(", ")} (sections: ${SECTIONS.join(", ")})`);
 const wanted = (section: string) => only === undefined || only.includes(section);
 const givenDist = argValue("dist");
+const oldRoot = argValue("old");
+const cpuProf = argValue("cpu-prof");
+if (only?.includes("paired") && !oldRoot)
+  throw new Error("--only=paired needs --old=<a checkout of the code to compare with, npm installed>");
 // The reload measurement deploys another build of the same size over the given one: DIR-next (a build of the same
 // content with one review changed, as the build section leaves next to each dist). Said before anything runs.
 if (givenDist && wanted("process") && !existsSync(`${givenDist}-next`))
@@ -61,6 +72,9 @@ const SIZES = quick ? [1000, 10000] : [1000, 10000, 100000];
 const RUNS = quick ? 1 : 3;
 const DURATION = quick ? 2 : 5;
 const FANOUT = quick ? [1000] : [1000, 10000];
+const MIXED_S = quick ? 20 : 120;
+const AFTER_S = quick ? 15 : 30;
+const PAIRED = quick ? { rounds: 2, durationS: 2 } : { rounds: 5, durationS: 5 };
 const BASE = "http://localhost:4321";
 const report: string[] = [];
 const log = (...a: unknown[]) => console.error("[bench]", ...a);
@@ -169,7 +183,7 @@ async function buildBench(): Promise<Map<number, string>> {
   report.push(
     "## Build time (seconds, median)",
     "",
-    "Baseline: `bench/baseline-build.ts` reads the same files and writes reviews.json and feed.json with plain JSON.stringify. Ratio = our build without the insights phase / baseline. Our times count from the process start (`--timings`' total: Node's start and loading the build's code included; before 2026-11-23 they started after the code had loaded, about 1 s later at 100,000 reviews); the baseline's from its first line. Astro bundles while the reviews are analysed: astro = what the build waited for Astro once the data was ready, astro_total = Astro's whole run.",
+    "Baseline: `bench/baseline-build.ts` reads the same files and writes reviews.json and feed.json with plain JSON.stringify. Ratio = our build without the insights phase / baseline. Our times count from the process start (`--timings`' total: Node's start and loading the build's code included); the baseline's from its first line. Astro bundles while the reviews are analysed: astro = what the build waited for Astro once the data was ready, astro_total = Astro's whole run.",
     "",
     table(["reviews", "build", "build without insights", "insights alone", "baseline", "ratio", "phases (s)"], rows),
     "",
@@ -198,7 +212,7 @@ async function analysisBench() {
   report.push(
     "## Analysis per review, one thread (reviews per CPU-second)",
     "",
-    `What the build's analysis phase does for each review not in its cache (\`bench/analysis-rate.ts\`: mentions, analyzeText, the published record, the insight parts, the cache line), over ${rate(reviews)} generated reviews, ${passes.length} passes after two warm-up ones, each with a fresh analyser. \`npm run eval\`'s throughput line measures analyzeText alone (labels, score and aspects of the text), so it reads higher. Issue 18's aim: 10,000 per core.`,
+    `What the build's analysis phase does for each review not in its cache (\`bench/analysis-rate.ts\`: mentions, analyzeText, the published record, the insight parts, the cache line), over ${rate(reviews)} generated reviews, ${passes.length} passes after two warm-up ones, each with a fresh analyser. \`npm run eval\`'s throughput line measures analyzeText alone (labels, score and aspects of the text), so it reads higher. Aim: 10,000 per core.`,
     "",
     table(
       ["reviews", "median", "range"],
@@ -272,7 +286,7 @@ async function searchSection(url: string, dist: string, n: number) {
   report.push(
     `## Search at ${n} reviews (16 connections, ${RUNS} rounds of ${DURATION} s, medians)`,
     "",
-    "Baseline: a bare node:http server answering a precomputed body of the same size. Each round measures the sidecar, then the baseline; the ratio is taken within a round.",
+    "For information, no longer an aim: a bare node:http server answering a precomputed body of the same size as the baseline. Each round measures the sidecar, then the baseline; the ratio is taken within a round. Latency under many clients is measured in the mixed and paired sections.",
     "",
     table(["filter", "body bytes", "req/s", "p50 ms", "p99 ms", "baseline req/s", "ratio", "errors"], rows),
     "",
@@ -298,7 +312,9 @@ async function sinceSection(url: string) {
   empty.child.kill();
   const { since200, since304, base0 } = r;
   report.push(
-    "## Since",
+    "## Since (16 connections)",
+    "",
+    "The ratio to a bare node:http server is for information, no longer an aim.",
     "",
     table(
       ["request", "req/s", "p50 ms", "p99 ms", "ratio to bare node:http (empty body), within a round"],
@@ -357,7 +373,7 @@ async function reviewsJsonSection(sidecar: SidecarProcess, dist: string, n: numb
   report.push(
     `## GET /reviews.json at ${n} reviews: sidecar against nginx serving the same files (${RUNS} rounds of ${DURATION} s, medians)`,
     "",
-    "nginx-light from Debian with the project's own configuration (`npm run nginx-config -- --standalone`: the same headers as the sidecar, the build's precompressed br variant, ETag and Last-Modified), so both send the same answer. Each round measures the sidecar, then nginx; the ratio is taken within a round. CPU per answered 304: of the server (/proc; nginx's master and worker; in brackets the kernel part) and of the load generator (autocannon, in the bench process).",
+    "For information, no longer an aim (in production nginx or a CDN sends the static files). nginx-light from Debian with the project's own configuration (`npm run nginx-config -- --standalone`: the same headers as the sidecar, the build's precompressed br variant, ETag and Last-Modified), so both send the same answer. Each round measures the sidecar, then nginx; the ratio is taken within a round. CPU per answered 304: of the server (/proc; nginx's master and worker; in brackets the kernel part) and of the load generator (autocannon, in the bench process).",
     "",
     table(
       [
@@ -435,6 +451,63 @@ async function startNginx(
   );
   const pid = child.pid as number;
   return { url: `http://127.0.0.1:${port}`, pids: () => [pid, ...childPids(pid)], stop: () => child.kill() };
+}
+
+// Heavy and slow clients at once, and since/2000-01-01 alone (bench/mixed.ts), each on a sidecar just started.
+// TRUST_PROXY=loopback: each simulated client sends its own X-Forwarded-For, as behind the deployment's proxy.
+async function mixedBench(dist: string, n: number) {
+  const jsonBytes = (await stat(join(dist, "reviews.json"))).size;
+  const loopFile = join(WORK, "mixed-loop.json");
+  const monitor = join(ROOT, "bench/lib/loop-monitor.ts");
+  const start = async () =>
+    startSidecarProcess({
+      DIST_DIR: dist,
+      DATA_DIR: join(WORK, "data-mixed"),
+      BASE_URL: BASE,
+      LOG_LEVEL: "warn",
+      TRUST_PROXY: "loopback",
+      PORT: String(await freePort()),
+      BENCH_LOOP_FILE: loopFile,
+      NODE_OPTIONS: `--import ${monitor}${cpuProf ? ` --cpu-prof --cpu-prof-dir=${cpuProf}` : ""}`,
+    });
+  log(`since/2000-01-01 alone at ${n}`);
+  let sidecar = await start();
+  try {
+    const r = await sinceAlone({
+      url: sidecar.url,
+      pid: sidecar.child.pid as number,
+      rounds: quick ? 2 : 5,
+      readers: 50,
+      slowS: quick ? 10 : 30,
+      inside: insideStats(sidecar.child.pid as number, loopFile),
+    });
+    report.push(...sinceAloneReport(r, { table, fmt }, median));
+  } finally {
+    await sidecar.stop();
+  }
+  log(`mixed load at ${n} for ${MIXED_S} s, then ${AFTER_S} s quiet`);
+  sidecar = await start();
+  try {
+    const r = await mixedLoad({
+      url: sidecar.url,
+      baseUrl: BASE,
+      pid: sidecar.child.pid as number,
+      durationS: MIXED_S,
+      afterS: AFTER_S,
+      inside: insideStats(sidecar.child.pid as number, loopFile),
+    });
+    report.push(...mixedReport(r, jsonBytes, { table, fmt }));
+  } finally {
+    await sidecar.stop();
+  }
+}
+
+async function pairedSection(dist: string, n: number, old: string) {
+  const oldCommit = execFileSync("git", ["-C", old, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  log(`paired against ${oldCommit} at ${n}`);
+  const connections = 50;
+  const rows = await pairedBench({ root: ROOT, oldRoot: old, dist, baseUrl: BASE, ...PAIRED, connections, log });
+  report.push(...pairedReport(rows, { oldCommit, ...PAIRED, connections, reviews: n }, { table, fmt }));
 }
 
 // 3. Memory, start and hot reload per size (bench/reload.ts) -------------------------------------------------
@@ -570,7 +643,7 @@ async function fanoutBench() {
   );
 }
 
-// MCP memory under load (issue 11): one session, many requests, RSS sampled (bench/mcp.ts).
+// MCP memory under load: one session, many requests, RSS sampled (bench/mcp.ts).
 async function mcpSoakBench(dist: string) {
   log("MCP soak");
   const sidecar = await startSidecarProcess({
@@ -589,6 +662,7 @@ async function mcpSoakBench(dist: string) {
 
 await mkdir(WORK, { recursive: true });
 const started = new Date();
+const startLoad = loadavg()[0];
 // --dist: that build stands for every size (labelled with its review count), nothing is generated or built.
 const builds = givenDist === undefined && SECTIONS.some((s) => s !== "analysis" && wanted(s));
 const dists = givenDist
@@ -606,6 +680,11 @@ const sizes = [...dists.keys()];
 const largest = Math.max(...sizes);
 const smallest = Math.min(...sizes);
 await httpBench(dists.get(largest) as string, largest);
+if (wanted("mixed")) await mixedBench(dists.get(largest) as string, largest);
+if (wanted("paired")) {
+  if (oldRoot) await pairedSection(dists.get(largest) as string, largest, oldRoot);
+  else report.push("## Against the previous sidecar: not measured (no --old=<checkout>)", "");
+}
 if (wanted("process")) await processBench(dists);
 if (wanted("soak")) await mcpSoakBench(dists.get(smallest) as string);
 if (wanted("fanout")) await fanoutBench();
@@ -616,8 +695,8 @@ if (wanted("hub")) report.push(...(await sharedHubBench({ work: WORK, sizes: FAN
 const header = [
   "# Benchmark results",
   "",
-  `Run: ${started.toISOString()}${quick ? " (--quick: fewer sizes, 1 run each, 2 s loads)" : ""}; machine: ${cpus().length} x ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30, 0)} GiB; Node ${process.version}.`,
-  "Absolute numbers on this shared machine are noisy; read the ratios against the baselines measured in the same run.",
+  `Run: ${started.toISOString()}${quick ? " (--quick: fewer sizes, 1 run each, 2 s loads)" : ""}; machine: ${cpus().length} x ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30, 0)} GiB; Node ${process.version}; load average (1 min) ${fmt(startLoad, 2)} at the start, ${fmt(loadavg()[0], 2)} at the end.`,
+  "Absolute numbers on this shared machine are noisy; ratios are taken against baselines measured in the same run, in alternating turns.",
   "",
 ];
 // A partial run (--only, --dist) prints its tables and leaves RESULTS.md, the record of a full run, as it is.

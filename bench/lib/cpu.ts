@@ -28,3 +28,24 @@ export function childPids(pid: number): number[] {
     return [];
   }
 }
+
+/**
+ * Seconds the main thread of `pid` has been ready to run but waiting for a CPU (/proc/<pid>/schedstat, Linux):
+ * on a shared machine, how much of a latency is the machine's rather than the process's own work.
+ */
+export function runQueueWaitSeconds(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e9;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Seconds in which some runnable task of the machine waited for a CPU, so far (/proc/pressure/cpu, Linux). */
+export function cpuPressureSeconds(): number {
+  try {
+    return Number(/^some .*total=(\d+)/m.exec(readFileSync("/proc/pressure/cpu", "utf8"))?.[1]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
