@@ -1,4 +1,5 @@
-// POST /api/websub/hub: 202 once a well-formed request is stored, 400 with a plain-text reason, 415, 429, 503.
+// POST /api/websub/hub: 202 (no body) once a well-formed request is stored, 400 with a plain-text reason, 415, 429,
+// 503.
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
@@ -65,7 +66,10 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
   const accept: RequestHandler = async (req, res, next) => {
     const answer = await hub.accept((req.body ?? {}) as Record<string, unknown>);
     if (answer.status === 503) res.setHeader("Retry-After", "30");
-    text(answer.status, answer.message)(req, res, next);
+    // The 202 carries no body: generated clients parse a success body as JSON by default, and there is nothing to
+    // read before the verification request reaches the callback.
+    if (answer.status === 202) res.status(202).end();
+    else text(answer.status, answer.message)(req, res, next);
   };
 
   // Body parser failures (too large, too many fields, bad encoding) answer in plain text like the rest of the hub.

@@ -519,7 +519,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             },
           },
           responses: {
-            202: { description: "Accepted; verification of intent follows" },
+            202: { description: "Accepted, with no body; verification of intent follows" },
             400: {
               description: "Invalid request (reason in plain text)",
               content: { "text/plain": { schema: { type: "string" } } },
