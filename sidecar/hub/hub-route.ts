@@ -1,11 +1,13 @@
 // POST /api/websub/hub: 202 (no body) once a well-formed request is stored, 400 with a plain-text reason, 415, 429,
-// 503.
+// 503. GET and HEAD: a short page on the hub, its topics and how to subscribe.
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
 import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
+import { CACHE_API } from "../../src/domain/static-headers.ts";
 import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Hub } from "./hub.ts";
+import { renderHubPage } from "./hub-page.ts";
 import { callbackHostKey } from "./hub-request.ts";
 
 export interface HubRouteLimits {
@@ -96,8 +98,14 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     accept,
     bodyErrors,
   );
+  const page = renderHubPage(hub.topics);
+  // Express answers HEAD with this route too, without the body.
+  router.get(SERVICE_PATHS.hub, (_req, res) => {
+    res.status(200).type("text/html; charset=utf-8").setHeader("Cache-Control", CACHE_API);
+    res.send(page);
+  });
   router.all(SERVICE_PATHS.hub, (req, res, next) => {
-    res.setHeader("Allow", "POST");
+    res.setHeader("Allow", "GET, HEAD, POST");
     text(405, "Use POST with a form-encoded body (W3C WebSub).")(req, res, next);
   });
   return router;

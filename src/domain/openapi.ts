@@ -122,12 +122,6 @@ function page(operationId: string, summary: string, description: string, notFoun
   });
 }
 
-/**
- * Page paths are described without their trailing slash (OpenAPI linters want none); both forms are served and
- * the canonical URL of every page ends with `/`.
- */
-const noSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, "") : path);
-
 function pagePaths(): Record<string, object> {
   const idParam = (name: string, description: string) => ({
     name,
@@ -184,7 +178,8 @@ function pagePaths(): Record<string, object> {
       { parameters: [idParam("id", `${singular} id from the catalogue`), ...conditionalParams] },
     );
   }
-  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [noSlash(path), item]));
+  // Described as the site links them, canonical URLs and the sitemap included: with the trailing slash.
+  return paths;
 }
 
 /** The embeddable widget (docs/widget.md): its script and the small files it reads, one pair per slice. */
@@ -505,6 +500,17 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         },
       }),
       "/api/websub/hub": {
+        ...withHead({
+          operationId: "getHubPage",
+          summary: "WebSub hub: what it is, its topics, how to subscribe",
+          description:
+            'A short HTML page for people and for link checkers following the `<link rel="hub">` of every page; subscribers POST.',
+          tags: ["websub"],
+          responses: {
+            200: { ...html("The page"), headers: { "Cache-Control": headers["Cache-Control"] } },
+            414: { $ref: "#/components/responses/UriTooLong" },
+          },
+        }),
         post: {
           operationId: "hubSubscription",
           summary: "WebSub hub: subscribe or unsubscribe",

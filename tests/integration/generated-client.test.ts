@@ -164,6 +164,10 @@ test("openapi-fetch with default options calls every operation and reads every d
         { status: 414, params: { path: { date }, query: { cursor: long } } },
       ];
     },
+    getHubPage: async () => [
+      { status: 200, parseAs: "text" },
+      { status: 414, params: { query: { q: long } }, parseAs: "text" },
+    ],
     getMcpCatalog: discovery,
     getMcpServerCard: discovery,
   };
