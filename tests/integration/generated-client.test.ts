@@ -230,6 +230,12 @@ test("openapi-fetch with default options calls every operation and reads every d
           assert.notEqual(data, undefined, `${what}: no body read`);
         }
         provoked.add(c.status);
+        if (read && c.status === 200) {
+          // HEAD, said on every GET: the same status, no body read.
+          const head = await request("head", path, { params: c.params });
+          assert.equal(head.response.status, 200, `HEAD ${path}`);
+          assert.equal(head.data, undefined);
+        }
       }
       for (const status of Object.keys(op.responses)) {
         assert.ok(
