@@ -169,6 +169,12 @@ function pagePaths(): Record<string, object> {
       },
     }),
   };
+  paths[PAGE_PATHS.apiReference] = page(
+    "getApiReferencePage",
+    "API reference",
+    "This document as a page for people: every operation with its parameters, examples and answers.",
+    false,
+  );
   paths[PAGE_PATHS.widget] = page(
     "getWidgetPage",
     "The reviews widget",

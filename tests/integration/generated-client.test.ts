@@ -136,6 +136,7 @@ test("openapi-fetch with default options calls every operation and reads every d
       { status: 400, params: { query: { rating: "9" } }, parseAs: "text" },
     ],
     getWidgetPage: page({}),
+    getApiReferencePage: page({}),
     getTechniciansIndex: page({}),
     getTechniciansPage: page({ id: business.technicians[0].id }, { id: "nobody" }),
     getServicesIndex: page({}),

@@ -83,6 +83,7 @@ test("static files, pages, the read API, the hub and MCP discovery: every exchan
     "/areas/",
     `/areas/${business.service_areas[0].id}/`,
     "/widget/",
+    "/docs/api/",
     "/search?rating=5",
     `/api/reviews/since/${reviews[5].date}`,
   ]) {

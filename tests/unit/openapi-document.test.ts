@@ -38,6 +38,7 @@ test("page paths are the URLs the site links to, trailing slash included", () =>
     PAGE_PATHS.home,
     PAGE_PATHS.reviews,
     PAGE_PATHS.widget,
+    PAGE_PATHS.apiReference,
     reviewPath("2025-10-12-jose-p"),
     reviewsPagePath(2),
     ...Object.keys(ENTITY_KINDS).flatMap((k) => [
