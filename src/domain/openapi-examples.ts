@@ -1,6 +1,7 @@
 // Examples for the OpenAPI document: one for every parameter and for every error answer, so that rendered
 // references and mock servers show values the service accepts and answers it gives. Ids come from the business's own
 // catalogue (and one published review), so an example sent as it stands gets a 200.
+import { HUB_FORM_MAX_BYTES } from "./limits.ts";
 import type { Business } from "./schemas/published.ts";
 
 type Schema = { enum?: unknown[]; examples?: unknown[]; default?: unknown; type?: string; minimum?: number };
@@ -64,7 +65,7 @@ const RPC_EXAMPLES: Record<string, unknown> = {
 /** The hub's plain-text reasons (sidecar/hub/hub-route.ts, hub.ts), by status. */
 const TEXT_EXAMPLES: Record<string, string> = {
   400: "hub.callback must be an HTTPS URL; plain HTTP callbacks are refused",
-  413: "The form exceeds 65536 bytes (W3C WebSub; this hub's limit).",
+  413: `The form exceeds ${HUB_FORM_MAX_BYTES} bytes (W3C WebSub; this hub's limit).`,
   415: "The body must be application/x-www-form-urlencoded (hub.mode, hub.topic, hub.callback).",
   429: "Too many hub requests from your address; try again in a minute.",
   503: "The hub's verification queue is full; try again later.",

@@ -50,6 +50,8 @@ export interface ReferenceOperation {
 }
 
 const METHODS = ["get", "post", "delete"];
+/** Text that ends as a sentence, so that what the page adds after it reads on. */
+const sentence = (text: string) => (text === "" || /[.!?)]$/.test(text) ? text : `${text}.`);
 const shown = (v: unknown) => (v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
 
 /** A schema in a few words: its component's name, or its type and bounds. */
@@ -83,7 +85,7 @@ export function referenceSections(doc: OpenApiDocument) {
       if (!op) continue;
       const responses = Object.entries(op.responses).map(([status, r]) => {
         const resolved = r.$ref ? (doc.components.responses?.[r.$ref.split("/").pop() as string] ?? r) : r;
-        return { status, description: resolved.description ?? "", body: bodyText(resolved.content) };
+        return { status, description: sentence(resolved.description ?? ""), body: bodyText(resolved.content) };
       });
       const section = sections.find((s) => s.name === op.tags?.[0]) ?? sections[0];
       section.operations.push({
@@ -96,7 +98,7 @@ export function referenceSections(doc: OpenApiDocument) {
           name: p.name,
           in: p.in,
           required: Boolean(p.required),
-          description: p.description ?? "",
+          description: sentence(p.description ?? ""),
           schema: schemaText(p.schema),
           example: shown(p.example ?? (p.schema as { examples?: unknown[] } | undefined)?.examples?.[0]),
         })),
