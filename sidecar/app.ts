@@ -31,6 +31,7 @@ export interface AppDeps {
 const PAGE_ROUTES = [
   PAGE_PATHS.search,
   PAGE_PATHS.widget,
+  PAGE_PATHS.apiReference,
   `${WIDGET_DATA_DIR}:kind/:file`,
   PAGE_PATHS.reviews,
   `${PAGE_PATHS.reviews}:id`,

@@ -1,11 +1,14 @@
-// POST /api/websub/hub: 202 once a well-formed request is stored, 400 with a plain-text reason, 415, 429, 503.
+// POST /api/websub/hub: 202 (no body) once a well-formed request is stored, 400 with a plain-text reason, 415, 429,
+// 503. GET and HEAD: a short page on the hub, its topics and how to subscribe.
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 import { HUB_FORM_MAX_BYTES, HUB_FORM_MAX_FIELDS } from "../../src/domain/limits.ts";
 import { SERVICE_PATHS } from "../../src/domain/pages/site-paths.ts";
+import { CACHE_API } from "../../src/domain/static-headers.ts";
 import { RateLimitUnavailable } from "../db/pg-rate-limit-store.ts";
 import { refuseDeclaredOver } from "../http/body-limit.ts";
 import type { Hub } from "./hub.ts";
+import { renderHubPage } from "./hub-page.ts";
 import { callbackHostKey } from "./hub-request.ts";
 
 export interface HubRouteLimits {
@@ -69,7 +72,10 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
   const accept: RequestHandler = async (req, res, next) => {
     const answer = await hub.accept((req.body ?? {}) as Record<string, unknown>);
     if (answer.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    text(answer.status, answer.message)(req, res, next);
+    // The 202 carries no body: generated clients parse a success body as JSON by default, and there is nothing to
+    // read before the verification request reaches the callback.
+    if (answer.status === 202) res.status(202).end();
+    else text(answer.status, answer.message)(req, res, next);
   };
 
   // Body parser failures (too large, too many fields, bad encoding) answer in plain text like the rest of the hub.
@@ -104,8 +110,14 @@ export function createHubRouter(hub: Hub, limits: HubRouteLimits): Router {
     accept,
     bodyErrors,
   );
+  const page = renderHubPage(hub.topics);
+  // Express answers HEAD with this route too, without the body.
+  router.get(SERVICE_PATHS.hub, (_req, res) => {
+    res.status(200).type("text/html; charset=utf-8").setHeader("Cache-Control", CACHE_API);
+    res.send(page);
+  });
   router.all(SERVICE_PATHS.hub, (req, res, next) => {
-    res.setHeader("Allow", "POST");
+    res.setHeader("Allow", "GET, HEAD, POST");
     text(405, "Use POST with a form-encoded body (W3C WebSub).")(req, res, next);
   });
   return router;

@@ -160,7 +160,7 @@ export async function completeSite(
       [
         renderJsonFeed(dataset, baseUrl),
         renderAtomFeed(dataset, baseUrl),
-        renderOpenApi(dataset.business, baseUrl),
+        renderOpenApi(dataset.business, baseUrl, {}, dataset.reviews[0]?.id),
       ] as const,
   );
   const { json: datasetJson, reviewOffsets } = made;

@@ -22,6 +22,7 @@ import {
   MCP_SERVER_CARD_MEDIA_TYPE,
   MCP_SERVER_CARD_PATH,
 } from "./mcp-discovery.ts";
+import { addExamples } from "./openapi-examples.ts";
 import { ENTITY_KINDS, PAGE_PATHS, REVIEWS_PER_PAGE, SITEMAP_MAX_URLS } from "./pages/site-paths.ts";
 import {
   ErrorBody,
@@ -73,18 +74,14 @@ const conditionalParams = [
 
 type Operation = { operationId: string; responses: Record<string, object> } & Record<string, unknown>;
 
-/** HEAD is served wherever GET is: the same operation with the bodies left out. */
+const HEAD_NOTE = "HEAD answers with the same status and headers and no body.";
+/**
+ * HEAD is served wherever GET is: said on the GET rather than described as an operation of its own, which renderers
+ * (swagger-ui, Redoc) would list as a second copy of every path.
+ */
 function withHead(get: Operation) {
-  const responses = Object.fromEntries(
-    Object.entries(get.responses).map(([status, r]) => {
-      const { content: _body, ...rest } = r as { content?: unknown };
-      return [status, rest];
-    }),
-  );
-  return {
-    get,
-    head: { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, responses },
-  };
+  const description = String(get.description ?? "");
+  return { get: description.includes(HEAD_NOTE) ? get : { ...get, description: `${description} ${HEAD_NOTE}`.trim() } };
 }
 
 function staticGet(operationId: string, summary: string, description: string, mediaType: string, schema: object) {
@@ -122,12 +119,6 @@ function page(operationId: string, summary: string, description: string, notFoun
   });
 }
 
-/**
- * Page paths are described without their trailing slash (OpenAPI linters want none); both forms are served and
- * the canonical URL of every page ends with `/`.
- */
-const noSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, "") : path);
-
 function pagePaths(): Record<string, object> {
   const idParam = (name: string, description: string) => ({
     name,
@@ -150,7 +141,18 @@ function pagePaths(): Record<string, object> {
       "A later page of every review",
       "Page 2 onwards of /reviews/; 404 past the last page.",
       true,
-      { parameters: [idParam("n", "Page number, 2 or more"), ...conditionalParams] },
+      {
+        parameters: [
+          {
+            name: "n",
+            in: "path",
+            required: true,
+            description: "Page number",
+            schema: { type: "integer", minimum: 2 },
+          },
+          ...conditionalParams,
+        ],
+      },
     ),
     [PAGE_PATHS.search]: withHead({
       operationId: "getSearchPage",
@@ -167,6 +169,12 @@ function pagePaths(): Record<string, object> {
       },
     }),
   };
+  paths[PAGE_PATHS.apiReference] = page(
+    "getApiReferencePage",
+    "API reference",
+    "This document as a page for people: every operation with its parameters, examples and answers.",
+    false,
+  );
   paths[PAGE_PATHS.widget] = page(
     "getWidgetPage",
     "The reviews widget",
@@ -184,7 +192,8 @@ function pagePaths(): Record<string, object> {
       { parameters: [idParam("id", `${singular} id from the catalogue`), ...conditionalParams] },
     );
   }
-  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [noSlash(path), item]));
+  // Described as the site links them, canonical URLs and the sitemap included: with the trailing slash.
+  return paths;
 }
 
 /** The embeddable widget (docs/widget.md): its script and the small files it reads, one pair per slice. */
@@ -262,16 +271,26 @@ function queryParameters(schema: z.ZodObject) {
   });
 }
 
-/** The hub's request body, generated from the schema the hub parses forms with. */
-function hubFormJsonSchema(topics: readonly string[]) {
-  const { $schema: _document, ...schema } = z.toJSONSchema(hubFormSchema(topics), {
-    io: "input",
-    target: "draft-2020-12",
-  });
-  return withoutUnboundedLimits(schema);
+/** `$schema` belongs to a document; a schema inside the OpenAPI document takes the document's dialect. */
+function withoutDialect<T extends object>(schema: T): Omit<T, "$schema"> {
+  const { $schema: _document, ...rest } = schema as T & { $schema?: string };
+  return rest;
 }
 
-export function renderOpenApi(business: Business, baseUrl: string, extraPaths: Record<string, object> = {}) {
+/** The hub's request body, generated from the schema the hub parses forms with. */
+function hubFormJsonSchema(topics: readonly string[]) {
+  return withoutUnboundedLimits(
+    withoutDialect(z.toJSONSchema(hubFormSchema(topics), { io: "input", target: "draft-2020-12" })),
+  );
+}
+
+/** `sampleReviewId`: a published review, the example of a review page's id. */
+export function renderOpenApi(
+  business: Business,
+  baseUrl: string,
+  extraPaths: Record<string, object> = {},
+  sampleReviewId?: string,
+) {
   const urls = feedUrls(baseUrl);
   const { schemas } = withoutUnboundedLimits(
     z.toJSONSchema(z.globalRegistry, {
@@ -285,7 +304,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
     delete (s as { $schema?: string }).$schema;
     delete (s as { $id?: string }).$id;
   }
-  return {
+  const doc = {
     openapi: "3.1.0",
     info: {
       title: `${business.name} reviews API`,
@@ -398,7 +417,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             name: "date",
             in: "path",
             required: true,
-            schema: z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" }),
+            schema: withoutDialect(z.toJSONSchema(SinceParams.shape.date, { target: "draft-2020-12" })),
           },
           ...queryParameters(SinceParams.omit({ date: true })),
           ...conditionalParams,
@@ -505,6 +524,17 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         },
       }),
       "/api/websub/hub": {
+        ...withHead({
+          operationId: "getHubPage",
+          summary: "WebSub hub: what it is, its topics, how to subscribe",
+          description:
+            'A short HTML page for people and for link checkers following the `<link rel="hub">` of every page; subscribers POST.',
+          tags: ["websub"],
+          responses: {
+            200: { ...html("The page"), headers: { "Cache-Control": headers["Cache-Control"] } },
+            414: { $ref: "#/components/responses/UriTooLong" },
+          },
+        }),
         post: {
           operationId: "hubSubscription",
           summary: "WebSub hub: subscribe or unsubscribe",
@@ -519,7 +549,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
             },
           },
           responses: {
-            202: { description: "Accepted; verification of intent follows" },
+            202: { description: "Accepted, with no body; verification of intent follows" },
             400: {
               description: "Invalid request (reason in plain text)",
               content: { "text/plain": { schema: { type: "string" } } },
@@ -549,4 +579,6 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
       },
     },
   };
+  addExamples(doc.paths as unknown as Parameters<typeof addExamples>[0], business, sampleReviewId);
+  return doc;
 }

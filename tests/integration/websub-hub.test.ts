@@ -123,8 +123,24 @@ describe("requests", () => {
   });
 
   test("no public endpoint lists subscriptions", async () => {
-    assert.equal((await fetch(`${sidecar.url}/api/websub/hub`)).status, 405);
     assert.equal((await fetch(`${sidecar.url}/api/websub/subscriptions`)).status, 404);
+    const put = await fetch(`${sidecar.url}/api/websub/hub`, { method: "PUT" });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get("allow"), "GET, HEAD, POST");
+  });
+
+  test("GET and HEAD of the hub: a page naming its topics and how to subscribe, never a subscriber", async () => {
+    const page = await fetch(`${sidecar.url}/api/websub/hub`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    const html = await page.text();
+    for (const topic of Object.values(TOPICS)) assert.ok(html.includes(`href="${topic}"`), topic);
+    assert.match(html, /hub\.mode=subscribe/);
+    assert.ok(!html.includes(cb.url("")), "no subscriber's callback is shown");
+    const head = await fetch(`${sidecar.url}/api/websub/hub`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get("content-length"), page.headers.get("content-length"));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
   });
 });
 

@@ -44,6 +44,7 @@ export function renderLlmsTxt(dataset: Pick<ReviewsDataset, "business" | "aggreg
     "## APIs",
     "",
     `- [OpenAPI description](${u(SERVICE_PATHS.openapi)}): search (${u(SERVICE_PATHS.searchApi)}) and since (${u(SERVICE_PATHS.sinceApi)}) endpoints, every parameter and error`,
+    `- [API reference](${u(PAGE_PATHS.apiReference)}): the same document as a page for people, every operation with its parameters, examples and answers`,
     `- MCP endpoint: ${u(SERVICE_PATHS.mcp)} (Model Context Protocol over streamable HTTP, JSON-RPC 2.0): tools get_business, search_reviews, get_review, get_reviews_since, get_insights; no authentication`,
     "",
     "## Pages",

@@ -11,6 +11,8 @@ export const PAGE_PATHS = {
   robots: "/robots.txt",
   llms: "/llms.txt",
   notFound: "/404.html",
+  /** The API reference for people, rendered from the OpenAPI document. */
+  apiReference: "/docs/api/",
   /** The embeddable widget's own page (docs/widget.md). */
   widget: "/widget/",
 } as const;

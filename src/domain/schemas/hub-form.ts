@@ -56,6 +56,8 @@ export function hubFormSchema(topics: readonly string[]) {
       .max(HUB_CALLBACK_MAX_LENGTH, `hub.callback is longer than ${HUB_CALLBACK_MAX_LENGTH} characters`)
       .meta({
         format: "uri",
+        // What callbackProblem enforces that a reader of the JSON Schema can check: https, no fragment.
+        pattern: "^[Hh][Tt][Tt][Pp][Ss]://[^#]+$",
         description: `The subscriber's HTTPS URL: no credentials, no fragment, at most ${HUB_CALLBACK_MAX_LENGTH} characters`,
       }),
     "hub.secret": z
