@@ -373,7 +373,7 @@ export function renderOpenApi(business: Business, baseUrl: string, extraPaths: R
         operationId: "searchReviews",
         summary: "Search reviews",
         description:
-          "Filters combine with AND. Order: with `query`, by relevance (title hits weigh 3, text hits 1), then newest first, then id; without, newest first (date, updated descending, id ascending). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
+          "Filters combine with AND; `aspect` and `aspect_polarity` together ask for one published aspect with that polarity. Order (`sort`): `relevance`, the default with `query` (title hits weigh 3, text hits 1, then newest first; without `query` the same as `newest`); `newest`, the default without `query` (date, updated descending, id ascending); `oldest` (date, updated ascending, id ascending); `highest` and `lowest` (by rating, newest first within a rating). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
         tags: ["reviews"],
         parameters: queryParameters(SearchParams),
         responses: {

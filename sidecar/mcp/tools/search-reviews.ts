@@ -8,7 +8,7 @@ export const searchReviewsTool = defineTool({
   name: "search_reviews",
   title: "Search reviews",
   description:
-    "Searches verified reviews; the same parameters and results as GET /api/reviews/search. Filters combine with AND: rating (exact 1-5), min_rating, since/until (YYYY-MM-DD, inclusive), query (case-insensitive text; results then ordered by relevance), mentions_technician (id, name or alias), mentions_service (service id from get_business). Returns {total, count, limit, reviews, next_cursor}; pass next_cursor as cursor, with the same filters, for the next page. limit 1-100, default 20; a page holds fewer when the reviews are long (about 28 KB of reviews at most), and next_cursor goes on from there.",
+    "Searches verified reviews; the same parameters and results as GET /api/reviews/search. Filters combine with AND: rating (exact 1-5), min_rating, since/until (YYYY-MM-DD, inclusive), query (case-insensitive text), mentions_technician (id, name or alias), mentions_service (service id from get_business), aspect + aspect_polarity (e.g. cleanliness, negative). sort: newest (default), oldest, highest, lowest, relevance (default with query). Returns {total, count, limit, reviews, next_cursor}; pass next_cursor as cursor, with the same filters, for the next page. limit 1-100, default 20; a page holds fewer when the reviews are long (about 28 KB of reviews at most), and next_cursor goes on from there.",
   input: SearchParams,
   output: SearchResult,
   run: (snapshot, args, reviewBytes) => {

@@ -17,7 +17,7 @@ export interface EntitySummary {
 }
 
 export interface EntityPageModel extends EntitySummary {
-  aspects: { label: string; positive: number; negative: number; mentions: number }[];
+  aspects: { aspect: string; label: string; positive: number; negative: number; mentions: number }[];
   quarters: { quarter: string; reviews: number; averageRating: number }[];
   quotes: { reviewId: string; quote: string; rating: number }[];
   newest: ReviewRecord[];
@@ -130,6 +130,7 @@ export function entityPage(data: PageData, kind: EntityKind, id: string): Entity
     aspects: [...aspects]
       .sort((a, b) => b[1].mentions - a[1].mentions)
       .map(([aspect, c]) => ({
+        aspect,
         label: ASPECT_LABELS[aspect as keyof typeof ASPECT_LABELS],
         positive: c.positive / c.mentions,
         negative: c.negative / c.mentions,
