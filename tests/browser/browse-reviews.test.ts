@@ -72,7 +72,9 @@ function oracle(p: Record<string, string>): string[] {
 }
 
 const ids = (page: Page) =>
-  page.locator("[data-testid=review-list] article").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id));
+  page
+    .locator("[data-testid=review-list] article")
+    .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id ?? ""));
 
 /** Every review of a filtered /reviews/, following its "More reviews" links to the end. */
 async function allPages(page: Page, params: Record<string, string>): Promise<string[]> {
@@ -87,7 +89,7 @@ async function allPages(page: Page, params: Record<string, string>): Promise<str
 }
 
 describe("filters and sorts of /reviews/", () => {
-  const cases = () => {
+  const cases = (): Record<string, string>[] => {
     const tech = dataset.business.technicians[0].id;
     const service = dataset.business.services[0].id;
     return [
@@ -109,7 +111,7 @@ describe("filters and sorts of /reviews/", () => {
     test(`every filter and sort lists exactly the oracle's reviews in its order, page by page (${name})`, async () => {
       const page = await context().newPage();
       for (const params of cases()) {
-        const { limit: _limit, ...filters } = params as Record<string, string>;
+        const { limit: _limit, ...filters } = params;
         const expected = oracle(filters);
         assert.ok(expected.length > 0, `the sample has reviews for ${JSON.stringify(filters)}`);
         assert.deepEqual(await allPages(page, params), expected, JSON.stringify(params));
