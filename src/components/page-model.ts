@@ -59,6 +59,8 @@ export function highlightQuotes(text: string, quotes: readonly string[]): { text
   return parts;
 }
 
+const entryPoint = (url: string) => ({ "@type": "EntryPoint", urlTemplate: url });
+
 /** schema.org JSON-LD: the business, its rating and the reviews shown. Generated text is never a Review. */
 export function jsonLd(
   dataset: Pick<ReviewsDataset, "business" | "aggregate_rating">,
@@ -75,10 +77,21 @@ export function jsonLd(
     ...(b.description ? { description: b.description } : {}),
     ...(b.telephone ? { telephone: b.telephone } : {}),
     ...(b.email ? { email: b.email } : {}),
-    ...(b.logo ? { logo: b.logo, image: b.logo } : {}),
+    ...(b.logo ? { logo: b.logo } : {}),
+    ...(b.logo || b.photos?.length
+      ? { image: [...(b.logo ? [b.logo] : []), ...(b.photos ?? []).map((p) => p.src)] }
+      : {}),
     ...(b.price_range ? { priceRange: b.price_range } : {}),
     ...(b.opening_hours ? { openingHours: b.opening_hours } : {}),
     ...(b.same_as ? { sameAs: b.same_as } : {}),
+    ...(b.booking_url || b.review_url
+      ? {
+          potentialAction: [
+            ...(b.booking_url ? [{ "@type": "ReserveAction", target: entryPoint(b.booking_url) }] : []),
+            ...(b.review_url ? [{ "@type": "ReviewAction", target: entryPoint(b.review_url) }] : []),
+          ],
+        }
+      : {}),
     address: {
       "@type": "PostalAddress",
       streetAddress: b.address.street_address,
