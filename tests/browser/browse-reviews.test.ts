@@ -237,3 +237,31 @@ for (const width of [320, 375, 1280]) {
     await context.close();
   });
 }
+
+test("no page names the analysis engine or its version; owner responses show under their reviews", async () => {
+  const insights = await (await fetch(`${origin}/insights.json`)).json();
+  const { engine, version } = insights.method as { engine: string; version: string };
+  assert.ok(engine && version);
+  const answered = dataset.reviews.find((r) => r.response) as ReviewRecord;
+  const page = await withoutJs.newPage();
+  for (const path of [
+    "/",
+    `/reviews/${answered.id}/`,
+    `/technicians/${dataset.business.technicians[0].id}/`,
+    `/services/${dataset.business.services[0].id}/`,
+    "/reviews/?aspect=speed",
+  ]) {
+    await page.goto(`${origin}${path}`);
+    const text = await page.locator("body").innerText();
+    assert.ok(!text.includes(engine), `${path} names ${engine}`);
+    assert.ok(!text.includes(version), `${path} shows ${version}`);
+  }
+  await page.goto(`${origin}/reviews/${answered.id}/`);
+  const response = page.locator(`article[data-id="${answered.id}"] .response`);
+  assert.ok(await response.isVisible());
+  assert.match(
+    await response.innerText(),
+    new RegExp(answered.response?.text.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") ?? ""),
+  );
+  await page.close();
+});
