@@ -144,7 +144,19 @@ function pagePaths(): Record<string, object> {
       true,
       { parameters: [idParam("id", "Review id"), ...conditionalParams] },
     ),
-    [PAGE_PATHS.reviews]: page("getReviewsPage", "Every review, newest first", `${REVIEWS_PER_PAGE} a page.`, false),
+    [PAGE_PATHS.reviews]: withHead({
+      operationId: "getReviewsPage",
+      summary: "Every review, or the reviews of a filter",
+      description: `Without parameters: every review, newest first, ${REVIEWS_PER_PAGE} a page (later pages at /reviews/page/{n}/). With any parameter of GET /api/reviews/search (an empty field means no filter): its results as HTML, e.g. \`?aspect=cleanliness&aspect_polarity=negative&sort=lowest\`, with a link to the next page, the quotes of the chosen aspect marked. The aspect bars and chips of the other pages link here. Works without JavaScript.`,
+      tags: ["pages"],
+      parameters: [...queryParameters(SearchParams), ...conditionalParams],
+      responses: {
+        200: html("The reviews"),
+        304: notModified,
+        400: html("The filters with each problem named"),
+        414: { $ref: "#/components/responses/UriTooLong" },
+      },
+    }),
     [`${PAGE_PATHS.reviews}page/{n}/`]: page(
       "getReviewsPageN",
       "A later page of every review",
