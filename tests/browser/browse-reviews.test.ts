@@ -214,7 +214,7 @@ test("a review's aspect chips link to the reviews with the same aspect and polar
 });
 
 for (const width of [320, 375, 1280]) {
-  test(`the aspect bars fit ${width} px with text of at least 12 px`, async () => {
+  test(`the aspect bars and the rating trend fit ${width} px, text of at least 12 px`, async () => {
     const context = await fixture?.browser.newContext({ viewport: { width, height: 800 } });
     assert.ok(context);
     const page = await context.newPage();
@@ -233,6 +233,11 @@ for (const width of [320, 375, 1280]) {
       assert.ok(report.minFont >= 12, `${path}: ${report.minFont} px`);
       assert.ok(report.right <= width, `${path}: bars end at ${report.right} px`);
       assert.ok(report.overflow <= 0, `${path}: ${report.overflow} px sideways`);
+      const trend = page.locator("[data-testid=rating-trend]");
+      assert.equal(await trend.locator("tbody tr").count(), 24, `${path}: 24 months in the table`);
+      const box = await trend.locator("svg").boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${path}: the trend fits`);
+      assert.match((await trend.locator("svg title").textContent()) ?? "", /long-run average \d/);
     }
     await context.close();
   });
