@@ -17,6 +17,10 @@ export const sampleBusiness = {
   price_range: "$$",
   opening_hours: ["Mo-Fr 07:00-18:00", "Sa 08:00-14:00"],
   same_as: ["https://www.facebook.com/summitcomfort.example", "https://www.yelp.com/biz/summit-comfort-example"],
+  booking_url: "https://summitcomfort.example/book",
+  review_url: "https://summitcomfort.example/leave-a-review",
+  licence: "Idaho HVAC contractor licence HVC-0000 (example)",
+  brand_color: "#0f5c4c",
   schema_type: "HVACBusiness",
   services: [
     {

@@ -29,12 +29,37 @@ export function aspectBars(insights: Insights) {
     .filter((a) => a.mentions > 0)
     .sort((a, b) => b.mentions - a.mentions)
     .map((a) => ({
+      aspect: a.aspect,
       label: ASPECT_LABELS[a.aspect],
       positive: a.share_positive,
       negative: a.share_negative,
       mentions: a.mentions,
     }));
 }
+
+/**
+ * `text` cut into pieces, `mark` on those inside one of `quotes` (each its first occurrence), for a review whose
+ * aspects a visitor filtered on: the words behind the chip are highlighted.
+ */
+export function highlightQuotes(text: string, quotes: readonly string[]): { text: string; mark: boolean }[] {
+  const spans = quotes
+    .filter((q) => q.length > 0)
+    .map((q) => [text.indexOf(q), text.indexOf(q) + q.length] as const)
+    .filter(([from]) => from >= 0)
+    .sort((a, b) => a[0] - b[0]);
+  const parts: { text: string; mark: boolean }[] = [];
+  let at = 0;
+  for (const [from, to] of spans) {
+    if (to <= at) continue;
+    if (from > at) parts.push({ text: text.slice(at, from), mark: false });
+    parts.push({ text: text.slice(Math.max(at, from), to), mark: true });
+    at = to;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at), mark: false });
+  return parts;
+}
+
+const entryPoint = (url: string) => ({ "@type": "EntryPoint", urlTemplate: url });
 
 /** schema.org JSON-LD: the business, its rating and the reviews shown. Generated text is never a Review. */
 export function jsonLd(
@@ -52,10 +77,21 @@ export function jsonLd(
     ...(b.description ? { description: b.description } : {}),
     ...(b.telephone ? { telephone: b.telephone } : {}),
     ...(b.email ? { email: b.email } : {}),
-    ...(b.logo ? { logo: b.logo, image: b.logo } : {}),
+    ...(b.logo ? { logo: b.logo } : {}),
+    ...(b.logo || b.photos?.length
+      ? { image: [...(b.logo ? [b.logo] : []), ...(b.photos ?? []).map((p) => p.src)] }
+      : {}),
     ...(b.price_range ? { priceRange: b.price_range } : {}),
     ...(b.opening_hours ? { openingHours: b.opening_hours } : {}),
     ...(b.same_as ? { sameAs: b.same_as } : {}),
+    ...(b.booking_url || b.review_url
+      ? {
+          potentialAction: [
+            ...(b.booking_url ? [{ "@type": "ReserveAction", target: entryPoint(b.booking_url) }] : []),
+            ...(b.review_url ? [{ "@type": "ReviewAction", target: entryPoint(b.review_url) }] : []),
+          ],
+        }
+      : {}),
     address: {
       "@type": "PostalAddress",
       streetAddress: b.address.street_address,

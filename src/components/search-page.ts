@@ -1,4 +1,5 @@
 // GET /search: the API's parameters from a form submission, searched with the same domain function as the API.
+import { ASPECT_LABELS } from "../domain/insights/aspect-insights.ts";
 import type { PageData } from "../domain/pages/page-data.ts";
 import { PAGE_PATHS } from "../domain/pages/site-paths.ts";
 import { parseQuery } from "../domain/parse-query.ts";
@@ -9,7 +10,9 @@ import {
   SEARCH_LIMIT_MAX,
   SearchParams,
   type SearchResult,
+  type SearchSort,
 } from "../domain/schemas/api.ts";
+import { ASPECTS } from "../domain/schemas/common.ts";
 import type { Business } from "../domain/schemas/published.ts";
 import { searchReviews } from "../domain/search/search-reviews.ts";
 
@@ -17,8 +20,18 @@ export interface SearchField {
   name: string;
   label: string;
   options?: [string, string][];
+  /** The text of the select's empty choice ("Any" when absent). */
+  empty?: string;
   input?: Record<string, string>;
 }
+
+export const SORT_LABELS: Record<SearchSort, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  highest: "Highest rated",
+  lowest: "Lowest rated",
+  relevance: "Most relevant",
+};
 
 /** One entry per parameter of GET /api/reviews/search (cursor excepted: the "next" link carries it). */
 export function searchFields(business: Business): SearchField[] {
@@ -30,6 +43,22 @@ export function searchFields(business: Business): SearchField[] {
     { name: "until", label: "To date", input: { type: "date" } },
     { name: "mentions_technician", label: "Technician", options: business.technicians.map((t) => [t.id, t.name]) },
     { name: "mentions_service", label: "Service", options: business.services.map((s) => [s.id, s.name]) },
+    { name: "aspect", label: "Topic", options: ASPECTS.map((a) => [a, ASPECT_LABELS[a]]) },
+    {
+      name: "aspect_polarity",
+      label: "Said about the topic",
+      options: [
+        ["positive", "Praise"],
+        ["negative", "Criticism"],
+        ["neutral", "Neutral"],
+      ],
+    },
+    {
+      name: "sort",
+      label: "Order",
+      empty: "Newest first (by relevance with text)",
+      options: Object.entries(SORT_LABELS),
+    },
     {
       name: "limit",
       label: "Per page",
@@ -47,7 +76,7 @@ export type SearchPage =
  * A form leaves empty fields in the query; an empty field means "no filter" here (the API, which no form feeds,
  * keeps refusing empty values). Anything else is validated exactly as the API does, repeated parameters included.
  */
-export function runSearchPage(data: PageData, url: URL): SearchPage {
+export function runSearchPage(data: PageData, url: URL, path: string = PAGE_PATHS.search): SearchPage {
   // No prototype: a parameter named __proto__ is a key (an unknown parameter), as in the API.
   const raw: Record<string, string | string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) {
@@ -67,6 +96,6 @@ export function runSearchPage(data: PageData, url: URL): SearchPage {
     state: "results",
     values,
     result: outcome.result,
-    next: next_cursor ? `${PAGE_PATHS.search}?${nextQuery}` : null,
+    next: next_cursor ? `${path}?${nextQuery}` : null,
   };
 }

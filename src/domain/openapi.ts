@@ -135,7 +135,19 @@ function pagePaths(): Record<string, object> {
       true,
       { parameters: [idParam("id", "Review id"), ...conditionalParams] },
     ),
-    [PAGE_PATHS.reviews]: page("getReviewsPage", "Every review, newest first", `${REVIEWS_PER_PAGE} a page.`, false),
+    [PAGE_PATHS.reviews]: withHead({
+      operationId: "getReviewsPage",
+      summary: "Every review, or the reviews of a filter",
+      description: `Without parameters: every review, newest first, ${REVIEWS_PER_PAGE} a page (later pages at /reviews/page/{n}/). With any parameter of GET /api/reviews/search (an empty field means no filter): its results as HTML, e.g. \`?aspect=cleanliness&aspect_polarity=negative&sort=lowest\`, with a link to the next page, the quotes of the chosen aspect marked. The aspect bars and chips of the other pages link here. Works without JavaScript.`,
+      tags: ["pages"],
+      parameters: [...queryParameters(SearchParams), ...conditionalParams],
+      responses: {
+        200: html("The reviews"),
+        304: notModified,
+        400: html("The filters with each problem named"),
+        414: { $ref: "#/components/responses/UriTooLong" },
+      },
+    }),
     [`${PAGE_PATHS.reviews}page/{n}/`]: page(
       "getReviewsPageN",
       "A later page of every review",
@@ -392,7 +404,7 @@ export function renderOpenApi(
         operationId: "searchReviews",
         summary: "Search reviews",
         description:
-          "Filters combine with AND. Order: with `query`, by relevance (title hits weigh 3, text hits 1), then newest first, then id; without, newest first (date, updated descending, id ascending). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
+          "Filters combine with AND; `aspect` and `aspect_polarity` together ask for one published aspect with that polarity. Order (`sort`): `relevance`, the default with `query` (title hits weigh 3, text hits 1, then newest first; without `query` the same as `newest`); `newest`, the default without `query` (date, updated descending, id ascending); `oldest` (date, updated ascending, id ascending); `highest` and `lowest` (by rating, newest first within a rating). Page on with `cursor` = `next_cursor`. An unknown technician or service gives an empty result. Same results as the MCP tool `search_reviews`.",
         tags: ["reviews"],
         parameters: queryParameters(SearchParams),
         responses: {

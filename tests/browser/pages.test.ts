@@ -131,6 +131,8 @@ const pageTypes = () => {
     "review with response": `/reviews/${dataset.reviews.find((r) => r.response)?.id}/`,
     "all reviews": "/reviews/",
     "all reviews, page 2": "/reviews/page/2/",
+    "reviews by topic": "/reviews/?aspect=communication&aspect_polarity=negative&sort=lowest",
+    "reviews by topic 400": "/reviews/?sort=best",
     technician: `/technicians/${t}/`,
     service: `/services/${dataset.business.services[0].id}/`,
     area: `/areas/${dataset.business.service_areas[0].id}/`,
@@ -143,7 +145,7 @@ const pageTypes = () => {
   };
 };
 
-for (const width of [375, 1280]) {
+for (const width of [320, 375, 1280]) {
   test(`axe-core finds no violation and nothing scrolls sideways on every page type at ${width} px`, async () => {
     const axe = await readFile(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
     const context = await browser.newContext({ viewport: { width, height: 900 } });

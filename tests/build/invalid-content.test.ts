@@ -115,6 +115,24 @@ const cases: { name: string; files: Record<string, unknown>; expect: RegExp[] }[
     },
     expect: [/business\.json: url:/, /business\.json: address\.locality:/, /business\.json: services:/],
   },
+  {
+    name: "invalid visitor-facing business fields",
+    files: {
+      "business.json": {
+        ...sampleBusiness,
+        brand_color: "teal",
+        booking_url: "javascript:alert(1)",
+        photos: [{ src: "https://example.com/a.jpg", alt: "" }],
+        licence: "x".repeat(201),
+      },
+    },
+    expect: [
+      /business\.json: brand_color: must be a colour written #rrggbb/,
+      /business\.json: booking_url:/,
+      /business\.json: photos\.0\.alt:/,
+      /business\.json: licence:/,
+    ],
+  },
 ];
 
 let dist: string;

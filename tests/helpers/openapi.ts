@@ -31,7 +31,9 @@ export class OpenApiValidator {
 
   #operation(path: string, method: string) {
     for (const [template, item] of Object.entries(this.#doc.paths)) {
-      const re = new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+      // Page paths are documented without their trailing slash and served with and without it.
+      const slash = template.startsWith("/api/") ? "" : "/?";
+      const re = new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}${slash}$`);
       if (re.test(path) && item[method]) return { template, op: item[method] };
     }
     return undefined;

@@ -3,8 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { compareNewest } from "../../src/domain/order.ts";
-import type { SearchParams } from "../../src/domain/schemas/api.ts";
+import { compareNewest, compareOldest } from "../../src/domain/order.ts";
+import { SEARCH_SORTS, type SearchParams } from "../../src/domain/schemas/api.ts";
+import { ASPECTS, Sentiment } from "../../src/domain/schemas/common.ts";
 import type { Business, ReviewRecord } from "../../src/domain/schemas/published.ts";
 import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchReviews } from "../../src/domain/search/search-reviews.ts";
@@ -47,6 +48,14 @@ const review = fc.record({
   text: fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((w) => w.join(" ")),
   technicians: fc.subarray(TECHS),
   services: fc.subarray(SERVICES),
+  aspects: fc.array(
+    fc.record({
+      aspect: fc.constantFrom(...ASPECTS.slice(0, 3)),
+      polarity: fc.constantFrom(...Sentiment.options),
+      quote: fc.constantFrom("great", '"aspect":"speed","polarity":"positive"'),
+    }),
+    { maxLength: 3 },
+  ),
 });
 
 const dataset = fc.array(review, { maxLength: 60 }).map((rs) =>
@@ -64,7 +73,7 @@ const dataset = fc.array(review, { maxLength: 60 }).map((rs) =>
         language: "en",
         mentions: { technicians: r.technicians, services: r.services, service_areas: [] },
         sentiment: { score: 0, label: "neutral" },
-        aspects: [],
+        aspects: r.aspects,
       }),
     )
     .sort(compareNewest),
@@ -93,6 +102,9 @@ const params = fc.record(
     ),
     mentions_technician: fc.constantFrom("ann-lee", "ANN LEE", "an", "nobody"),
     mentions_service: fc.constantFrom("ac", "DRAIN", "none"),
+    aspect: fc.constantFrom(...ASPECTS.slice(0, 3), "speed" as const),
+    aspect_polarity: fc.constantFrom(...Sentiment.options),
+    sort: fc.constantFrom(...SEARCH_SORTS),
   },
   { requiredKeys: [] },
 );
@@ -122,15 +134,62 @@ function oracle(reviews: ReviewRecord[], p: Partial<SearchParams>): string[] {
       (p.until === undefined || r.date <= p.until) &&
       (p.mentions_technician === undefined || (tech !== undefined && r.mentions.technicians.includes(tech))) &&
       (p.mentions_service === undefined || r.mentions.services.includes(p.mentions_service.toLowerCase())) &&
+      ((p.aspect === undefined && p.aspect_polarity === undefined) ||
+        r.aspects.some(
+          (a) =>
+            (p.aspect === undefined || a.aspect === p.aspect) &&
+            (p.aspect_polarity === undefined || a.polarity === p.aspect_polarity),
+        )) &&
       (q === undefined || fold(`${r.title ?? ""}\n${r.text}`).includes(q) || fold(r.title ?? "").includes(q)),
   );
-  if (q === undefined) return matches.map((r) => r.id);
-  const score = (r: ReviewRecord) => 3 * count(fold(r.title ?? ""), q) + count(fold(r.text), q);
+  const score = (r: ReviewRecord) => (q === undefined ? 1 : 3 * count(fold(r.title ?? ""), q) + count(fold(r.text), q));
+  const sort = p.sort ?? (q === undefined ? "newest" : "relevance");
+  const order: Record<typeof sort, (a: ReviewRecord, b: ReviewRecord) => number> = {
+    newest: compareNewest,
+    oldest: compareOldest,
+    highest: (a, b) => b.rating - a.rating || compareNewest(a, b),
+    lowest: (a, b) => a.rating - b.rating || compareNewest(a, b),
+    relevance: (a, b) => score(b) - score(a) || compareNewest(a, b),
+  };
   return matches
     .filter((r) => score(r) > 0)
-    .sort((a, b) => score(b) - score(a) || compareNewest(a, b))
+    .sort(order[sort])
     .map((r) => r.id);
 }
+
+/** Pages through every result with the cursor and compares the ids, in order, with the oracle's. */
+function pagesEqualOracle(reviews: ReviewRecord[], p: Partial<SearchParams>, limit: number) {
+  const index = buildReviewIndex(business, reviews);
+  const expected = oracle(reviews, p);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const out = searchReviews(index, { ...p, limit, cursor } as SearchParams);
+    assert.ok(out.ok);
+    assert.equal(out.result.total, expected.length);
+    seen.push(...out.result.reviews.map((r) => r.id));
+    if (out.result.next_cursor === null) break;
+    cursor = out.result.next_cursor;
+  }
+  assert.deepEqual(seen, expected);
+}
+
+test("every sort and aspect filter equals a plain scan, page by page through the cursor", () => {
+  const few = fc.record(
+    { aspect: fc.constantFrom(...ASPECTS.slice(0, 3)), aspect_polarity: fc.constantFrom(...Sentiment.options) },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(
+      dataset,
+      fc.constantFrom(...SEARCH_SORTS),
+      few,
+      fc.integer({ min: 1, max: 4 }),
+      (reviews, sort, p, limit) => pagesEqualOracle(reviews, { ...p, sort }, limit),
+    ),
+    { numRuns: 300 },
+  );
+});
 
 test("search equals a plain scan, page by page through the cursor", () => {
   fc.assert(

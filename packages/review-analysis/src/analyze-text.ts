@@ -445,10 +445,40 @@ const combinerInputs = new Float64Array(COMBINER_FEATURES.length);
  * review model's inputs).
  */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
+  const analysis = analyzeInContext(parts, neutral);
+  // A review of one clause is its own context: its quotes read alone say what they say in it.
+  const written = parts.filter((p) => p.trim() !== "");
+  if (written.length === 1 && analysis.aspects.every((a) => a.quote === written[0].trim())) return analysis;
+  return { ...analysis, aspects: selfEvident(analysis.aspects, neutral) };
+}
+
+function analyzeInContext(parts: readonly string[], neutral: ReadonlySet<string>): TextAnalysis {
   const { aspects, clauses, features } = ruleAnalysis(parts, neutral);
   const model = reviewModel();
   const buckets = textBuckets(parts, model.features, neutral, true);
   const { score, label, overall } = verdictOfBuckets(model, features, buckets, combinerInputs);
   const review = { parts, clauses, buckets, places: lastBucketPlaces(), inputs: combinerInputs, rules: aspects };
   return { sentiment: { score, label }, overall, aspects: layerAspects(aspectLayer(model), review) };
+}
+
+const OPPOSITE: Partial<Record<string, string>> = { positive: "negative", negative: "positive" };
+
+/**
+ * The aspects whose quote, read alone, says the same of the same aspect, and as a whole does not say the opposite.
+ * A reader sees the quote beside the chip: where the review around it changed the reading (a long review's tone
+ * flipping a clause), the engine abstains rather than show a chip its own words contradict.
+ */
+function selfEvident(aspects: readonly AspectMention[], neutral: ReadonlySet<string>): AspectMention[] {
+  const alone = new Map<string, TextAnalysis>();
+  return aspects.filter((a) => {
+    let read = alone.get(a.quote);
+    if (!read) {
+      read = analyzeInContext([a.quote], neutral);
+      alone.set(a.quote, read);
+    }
+    return (
+      read.sentiment.label !== OPPOSITE[a.polarity] &&
+      read.aspects.some((b) => b.aspect === a.aspect && b.polarity === a.polarity)
+    );
+  });
 }

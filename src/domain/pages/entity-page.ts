@@ -2,6 +2,7 @@
 import { ASPECT_LABELS } from "../insights/aspect-insights.ts";
 import type { ReviewRecord } from "../schemas/published.ts";
 import type { PageData } from "./page-data.ts";
+import { type RatingTrend, ratingTrend } from "./rating-trend.ts";
 import { ENTITY_KINDS, type EntityKind } from "./site-paths.ts";
 
 export const NEWEST_ON_ENTITY_PAGE = 10;
@@ -17,8 +18,10 @@ export interface EntitySummary {
 }
 
 export interface EntityPageModel extends EntitySummary {
-  aspects: { label: string; positive: number; negative: number; mentions: number }[];
+  aspects: { aspect: string; label: string; positive: number; negative: number; mentions: number }[];
   quarters: { quarter: string; reviews: number; averageRating: number }[];
+  /** Monthly rating over the last months up to its newest review. */
+  trend: RatingTrend | null;
   quotes: { reviewId: string; quote: string; rating: number }[];
   newest: ReviewRecord[];
 }
@@ -127,9 +130,11 @@ export function entityPage(data: PageData, kind: EntityKind, id: string): Entity
     name: entity.name,
     reviewCount: rs.length,
     averageRating: average(rs),
+    trend: ratingTrend(rs.map((r) => [r.date, r.rating] as const)),
     aspects: [...aspects]
       .sort((a, b) => b[1].mentions - a[1].mentions)
       .map(([aspect, c]) => ({
+        aspect,
         label: ASPECT_LABELS[aspect as keyof typeof ASPECT_LABELS],
         positive: c.positive / c.mentions,
         negative: c.negative / c.mentions,

@@ -30,6 +30,11 @@ export const entityPath = (kind: EntityKind, id: string) => `${ENTITY_KINDS[kind
 /** Page 1 is /reviews/ itself; later pages /reviews/page/2/ … */
 export const reviewsPagePath = (page: number) =>
   page <= 1 ? PAGE_PATHS.reviews : `${PAGE_PATHS.reviews}page/${page}/`;
+/** /reviews/ filtered and sorted by search parameters (GET /api/reviews/search's own names). */
+export const reviewsFilteredPath = (params: Record<string, string>) => {
+  const query = new URLSearchParams(params).toString();
+  return query === "" ? PAGE_PATHS.reviews : `${PAGE_PATHS.reviews}?${query}`;
+};
 export const reviewsPageCount = (reviewCount: number) => Math.max(1, Math.ceil(reviewCount / REVIEWS_PER_PAGE));
 /** The newest-first page of /reviews/ that lists the review at `rank`. */
 export const reviewsPageOf = (rank: number) => Math.floor(rank / REVIEWS_PER_PAGE) + 1;

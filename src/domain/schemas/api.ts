@@ -1,11 +1,16 @@
 // Request and response schemas of the dynamic read API; the MCP tools use the same ones.
 import * as z from "zod";
-import { IsoDate } from "./common.ts";
+import { Aspect, IsoDate, Sentiment } from "./common.ts";
 import { ReviewRecord } from "./published.ts";
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 export const QUERY_MAX_LENGTH = 200;
+
+/** Result orders; without `sort` the order is `relevance` when there is a query, `newest` otherwise. */
+export const SEARCH_SORTS = ["newest", "oldest", "highest", "lowest", "relevance"] as const;
+export const SearchSort = z.enum(SEARCH_SORTS);
+export type SearchSort = z.infer<typeof SearchSort>;
 
 const name = z.string().trim().min(1).max(100);
 
@@ -48,11 +53,18 @@ export const SearchParams = z
       .max(QUERY_MAX_LENGTH)
       .optional()
       .describe(
-        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); results ordered by relevance",
+        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez)",
       ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, name or alias, any case"),
     mentions_area: name.optional().describe("Service area id, name or alias, any case"),
+    aspect: Aspect.optional().describe("Only reviews with a published aspect of this id"),
+    aspect_polarity: Sentiment.optional().describe(
+      "Only reviews with an aspect of this polarity (the same aspect when `aspect` is given)",
+    ),
+    sort: SearchSort.optional().describe(
+      "newest (default without query), oldest, highest or lowest rating (newest first within a rating), relevance (default with query; newest without one)",
+    ),
     limit: decimal(DECIMAL_INT, pageSize(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe("Page size")),
     cursor: z.string().min(1).max(512).optional().describe("next_cursor of the previous page, with the same filters"),
   })

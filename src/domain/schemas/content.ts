@@ -24,6 +24,11 @@ export const Address = z
   })
   .meta({ id: "Address" });
 
+const webUrl = z.url({ protocol: /^https?$/ });
+export const PHOTOS_MAX = 12;
+export const ALT_MAX_LENGTH = 300;
+export const LICENCE_MAX_LENGTH = 200;
+
 export const BusinessContent = z
   .strictObject({
     name: z.string().trim().min(1),
@@ -34,9 +39,35 @@ export const BusinessContent = z
     address: Address,
     geo: z.strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
     price_range: z.string().optional(),
-    opening_hours: z.array(z.string()).optional(),
+    opening_hours: z
+      .array(z.string())
+      .optional()
+      .describe('schema.org openingHours strings such as "Mo-Fr 07:30-18:00"; shown on the home page'),
     same_as: z.array(z.url()).optional(),
     logo: z.url().optional(),
+    photos: z
+      .array(
+        z.strictObject({
+          src: webUrl.describe("The photo's address (http or https)"),
+          alt: z
+            .string()
+            .trim()
+            .min(1)
+            .max(ALT_MAX_LENGTH)
+            .describe("What the photo shows, for people who cannot see it"),
+        }),
+      )
+      .max(PHOTOS_MAX)
+      .optional()
+      .describe(`Up to ${PHOTOS_MAX} photos shown on the home page and named in the JSON-LD`),
+    booking_url: webUrl.optional().describe("Where a customer books a visit: the booking button"),
+    review_url: webUrl.optional().describe("The business's own invitation to leave a review (e.g. on Google)"),
+    licence: z.string().trim().min(1).max(LICENCE_MAX_LENGTH).optional().describe("Licence line shown under the name"),
+    brand_color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour written #rrggbb")
+      .optional()
+      .describe("Colour of the action buttons and page accents"),
     schema_type: z
       .string()
       .regex(/^[A-Z][A-Za-z]+$/, "must be a schema.org type name such as HVACBusiness")

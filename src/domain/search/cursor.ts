@@ -3,7 +3,10 @@
 import { sha256Hex } from "../hash.ts";
 import type { SearchParams } from "../schemas/api.ts";
 
-/** [relevance, date, updated, id]; relevance is 0 when there is no query. */
+/**
+ * [primary, date, updated, id]. primary is what the sort ranks by before the date: the relevance (sort relevance
+ * with a query), the rating (highest), minus the rating (lowest), else 0.
+ */
 export type SortKey = [number, string, string, string];
 
 /** A filter set: every search parameter but a page's limit and cursor. */
@@ -46,9 +49,13 @@ export function decodeCursor(cursor: string, fingerprint: string): SortKey | str
   return parsed.slice(1) as SortKey;
 }
 
-/** Result order: relevance descending, then newest first (date, updated descending), then id ascending. */
-export function compareKeys(a: SortKey, b: SortKey): number {
+/**
+ * Result order: primary descending, then newest first (date, updated descending), then id ascending; with
+ * `oldestFirst`, oldest first (date, updated ascending), then id ascending (compareOldest).
+ */
+export function compareKeys(a: SortKey, b: SortKey, oldestFirst = false): number {
   if (a[0] !== b[0]) return b[0] - a[0];
-  for (const i of [1, 2] as const) if (a[i] !== b[i]) return a[i] < b[i] ? 1 : -1;
+  const later = oldestFirst ? -1 : 1;
+  for (const i of [1, 2] as const) if (a[i] !== b[i]) return a[i] < b[i] ? later : -later;
   return a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0;
 }

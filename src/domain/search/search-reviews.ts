@@ -11,6 +11,7 @@ import {
   type SortKey,
 } from "./cursor.ts";
 import { addTrigrams, dayNumber } from "./index-keys.ts";
+import { orderRanks, type RankList, sortOf, withAspect } from "./order-ranks.ts";
 import type { ReviewIndex } from "./review-index.ts";
 import {
   type Bitmap,
@@ -35,11 +36,7 @@ function firstRankOnOrBefore(dates: Int32Array, day: number): number {
   return lo;
 }
 
-/** Review ranks in result order, without materialising a range. */
-export interface RankList {
-  length: number;
-  at(i: number): number;
-}
+export type { RankList };
 
 const EMPTY: RankList = { length: 0, at: () => -1 };
 const rangeOf = (lo: number, hi: number): RankList => ({ length: Math.max(0, hi - lo), at: (i) => lo + i });
@@ -121,9 +118,34 @@ const DENSE_SPAN_PER_CANDIDATE = 16;
 function orderedMatches(index: ReviewIndex, p: SearchFilters): Ordered {
   const filters = filtersOf(p);
   const q = p.query === undefined ? undefined : foldText(p.query);
-  const candidates = candidateRanks(index, p, q);
-  // Result order without a query is rank order; with one, relevance first and rank (= newest first) second.
-  if (q === undefined) return { filters, ordered: candidates, scoreAt: () => 0, size: Math.max(1, candidates.length) };
+  let candidates = candidateRanks(index, p, q);
+  if (p.aspect !== undefined || p.aspect_polarity !== undefined)
+    candidates = listOf(withAspect(index, candidates, p.aspect, p.aspect_polarity));
+  const sort = sortOf(p);
+  // Rank order is newest first; relevance orders by score first and rank second; other sorts reorder the ranks.
+  if (q === undefined || sort !== "relevance") {
+    const matches = q === undefined ? candidates : scored(index, candidates, q).matches;
+    const { ordered, primaryAt } = orderRanks(index, matches, sort);
+    return { filters, ordered, scoreAt: primaryAt, size: Math.max(1, ordered.length) };
+  }
+  const { matches, scores, maxScore } = scored(index, candidates, q);
+  const found = matches.length;
+  // Counting sort by score, descending; candidates come in rank order, so ties stay newest first.
+  const starts = new Int32Array(maxScore + 2);
+  for (let i = 0; i < found; i++) starts[maxScore - scores[i] + 1]++;
+  for (let s = 1; s < starts.length; s++) starts[s] += starts[s - 1];
+  const sortedRanks = new Int32Array(found);
+  const sortedScores = new Int32Array(found);
+  for (let i = 0; i < found; i++) {
+    const at = starts[maxScore - scores[i]]++;
+    sortedRanks[at] = matches.at(i);
+    sortedScores[at] = scores[i];
+  }
+  return { filters, ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, found) };
+}
+
+/** The candidates whose folded title or text contains `q`, in rank order, with their relevance. */
+function scored(index: ReviewIndex, candidates: RankList, q: string) {
   const qBytes = Buffer.from(q);
   const ranks = new Int32Array(candidates.length);
   const scores = new Int32Array(candidates.length);
@@ -145,18 +167,7 @@ function orderedMatches(index: ReviewIndex, p: SearchFilters): Ordered {
       if (score > maxScore) maxScore = score;
     }
   }
-  // Counting sort by score, descending; candidates come in rank order, so ties stay newest first.
-  const starts = new Int32Array(maxScore + 2);
-  for (let i = 0; i < found; i++) starts[maxScore - scores[i] + 1]++;
-  for (let s = 1; s < starts.length; s++) starts[s] += starts[s - 1];
-  const sortedRanks = new Int32Array(found);
-  const sortedScores = new Int32Array(found);
-  for (let i = 0; i < found; i++) {
-    const at = starts[maxScore - scores[i]]++;
-    sortedRanks[at] = ranks[i];
-    sortedScores[at] = scores[i];
-  }
-  return { filters, ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, found) };
+  return { matches: listOf(ranks.subarray(0, found)), scores: scores.subarray(0, found), maxScore };
 }
 
 /**
@@ -196,6 +207,7 @@ export function searchPage(
     const r = index.review(ordered.at(i));
     return [scoreAt(i), r.date, r.updated, r.id];
   };
+  const oldestFirst = sortOf(p) === "oldest";
 
   let start = 0;
   if (after) {
@@ -204,7 +216,7 @@ export function searchPage(
     let hi = ordered.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareKeys(keyAt(mid), a) <= 0) lo = mid + 1;
+      if (compareKeys(keyAt(mid), a, oldestFirst) <= 0) lo = mid + 1;
       else hi = mid;
     }
     start = lo;

@@ -2,6 +2,8 @@
 // confusion matrices.
 import { type EvalReport, LABELS, POLARITIES, PREDICTED } from "./evaluate.ts";
 
+type Matrix = EvalReport["confusion"];
+
 /** The figures kept in eval/baseline.json for comparison. */
 export interface Summary {
   items: number;
@@ -94,5 +96,30 @@ export function formatReport(r: EvalReport, old: readonly Column[], aim: boolean
     out.push(`  ${aspect}: ${t.correct}/${t.total} = ${f3(t.accuracy)} (${beside((o) => o.perAspect[aspect])})`);
     out.push(...matrix(t.confusion, POLARITIES, PREDICTED).map((l) => `    ${l}`));
   }
+  out.push("", "chips shown (contradicting: the opposite of the writer's polarity; recall: labelled aspects shown):");
+  const all: Matrix = {};
+  for (const t of Object.values(r.perAspect))
+    for (const [gold, row] of Object.entries(t.confusion)) {
+      const into = all[gold] ?? {};
+      all[gold] = into;
+      for (const [got, n] of Object.entries(row)) into[got] = (into[got] ?? 0) + n;
+    }
+  for (const [name, m] of [
+    ["all", all] as const,
+    ...Object.entries(r.perAspect).map(([k, t]) => [k, t.confusion] as const),
+  ])
+    out.push(`  ${name}: ${chipFigures(m)}`);
   return out.join("\n");
+}
+
+/** Shown chips that contradict the writer (positive for negative or the reverse), and the share of labelled aspects shown. */
+function chipFigures(m: Matrix): string {
+  const at = (gold: string, got: string) => m[gold]?.[got] ?? 0;
+  let total = 0;
+  let missing = 0;
+  for (const gold of POLARITIES) for (const got of PREDICTED) total += at(gold, got);
+  for (const gold of POLARITIES) missing += at(gold, "missing");
+  const shown = total - missing;
+  const contradicting = at("positive", "negative") + at("negative", "positive");
+  return `contradicting ${contradicting}/${shown} = ${f3(shown ? contradicting / shown : 0)}, recall ${shown}/${total} = ${f3(total ? shown / total : 0)}`;
 }
