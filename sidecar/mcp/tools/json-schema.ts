@@ -37,9 +37,25 @@ export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonO
   }
   // Outputs name the shared records (a review, the business) rather than spell them out in every tool: tools/list
   // stays small, and the records are described once, in the OpenAPI document's components.
-  if (io === "output") return singleTypes(withoutUnboundedLimits(namedRefs(top))) as JsonObjectSchema;
+  if (io === "output")
+    return singleTypes(withoutUnboundedLimits(namedRefs(withoutDescriptions(top)))) as JsonObjectSchema;
   const withDefs = Object.keys(defs).length > 0 ? { ...top, $defs: defs } : top;
   return singleTypes(withoutUnboundedLimits(withDefs)) as JsonObjectSchema;
+}
+
+/** Outputs' field descriptions are the OpenAPI document's; the tool's description says what it returns. */
+function withoutDescriptions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDescriptions);
+  if (!node || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([k, v]) => {
+      if (k === "description") return [];
+      // Under `properties` the keys are field names (a field may be called "description").
+      if (k === "properties" && v && typeof v === "object")
+        return [[k, Object.fromEntries(Object.entries(v).map(([f, sub]) => [f, withoutDescriptions(sub)]))]];
+      return [[k, withoutDescriptions(v)]];
+    }),
+  );
 }
 
 /** Every `$ref` to a definition as an object schema that names it. */
