@@ -1,4 +1,4 @@
-// Issue 18, second and third rounds: one test per class of rule added to the analysis (each fails without its rule).
+// One test per class of rule added to the analysis (each fails without its rule).
 // Since engine 2.7.0 the published labels come from the model: these tests assert the rules' own result
 // (analyzeByRules), what each rule decides.
 import assert from "node:assert/strict";
