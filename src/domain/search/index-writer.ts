@@ -1,5 +1,6 @@
 // Dataset + the exact bytes of reviews.json -> the search index file (see index-format.ts for the container).
 import { compareOldest } from "../order.ts";
+import { ASPECTS, Sentiment } from "../schemas/common.ts";
 import type { ReviewRecord, ReviewsDataset } from "../schemas/published.ts";
 import { encodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { dayNumber } from "./index-keys.ts";
@@ -7,6 +8,11 @@ import { foldText } from "./text-match.ts";
 import { trigramPostings } from "./trigram-postings.ts";
 
 /** Posting lists for keys 0..keys-1, each ascending, as one offsets column and one data column. */
+/** Every (aspect, polarity) pair, in the order the index keeps their postings. */
+export const ASPECT_KEYS: [string, string][] = ASPECTS.flatMap((a) =>
+  Sentiment.options.map((p): [string, string] => [a, p]),
+);
+
 function postings(keys: number, count: number, keysOf: (rank: number) => Iterable<number>) {
   const offsets = new Uint32Array(keys + 1);
   for (let rank = 0; rank < count; rank++) for (const k of keysOf(rank)) offsets[k + 1]++;
@@ -68,6 +74,7 @@ export function serialiseDataset(
 
 /** What the index reads of a review; the rest of the record is only in reviews.json's bytes. */
 export type IndexedReview = Pick<ReviewRecord, "id" | "date" | "updated" | "rating" | "title" | "text"> & {
+  aspects: Pick<ReviewRecord["aspects"][number], "aspect" | "polarity">[];
   mentions: Pick<ReviewRecord["mentions"], "technicians" | "services" | "service_areas">;
 };
 
@@ -182,6 +189,13 @@ export function encodeIndexColumns(
     n,
     keyList(catalog.areas, (r) => reviews[r].mentions.service_areas),
   );
+  // One list per (aspect, polarity): the reviews with a published aspect entry of both.
+  const aspectKeys = ASPECT_KEYS.map(([a, p]) => `${a}/${p}`);
+  const aspects = postings(
+    aspectKeys.length,
+    n,
+    keyList(aspectKeys, (r) => [...new Set(reviews[r].aspects.map((a) => `${a.aspect}/${a.polarity}`))]),
+  );
 
   // Folded title and text of each review, as UTF-8: [title0, text0, title1, text1, ...] with 2n+1 offsets.
   const folded = reviews.flatMap((r) => [foldText(r.title ?? ""), foldText(r.text)]);
@@ -200,6 +214,7 @@ export function encodeIndexColumns(
       technicians: techIds,
       services: serviceIds,
       areas: catalog.areas,
+      aspect_keys: aspectKeys,
     },
     {
       reviewOffsets,
@@ -217,6 +232,8 @@ export function encodeIndexColumns(
       serviceData: services.data,
       areaOffsets: areas.offsets,
       areaData: areas.data,
+      aspectOffsets: aspects.offsets,
+      aspectData: aspects.data,
       trigramKeys: grams.keys,
       trigramCounts: grams.counts,
       trigramBitmap: grams.bitmap,

@@ -1,6 +1,5 @@
 // The search's filters beyond the index's postings (aspects) and its orders other than newest first and relevance.
 import type { SearchParams, SearchSort } from "../schemas/api.ts";
-import type { ReviewRecord } from "../schemas/published.ts";
 import type { ReviewIndex } from "./review-index.ts";
 
 /** Review ranks in result order, without materialising a range. */
@@ -14,9 +13,8 @@ export const sortOf = (p: Pick<SearchParams, "sort" | "query">): SearchSort =>
   p.sort ?? (p.query === undefined ? "newest" : "relevance");
 
 /**
- * The ranks whose review has a published aspect matching `aspect` and/or `polarity` (both on the same aspect).
- * The review's bytes are searched first (a JSON string value holds no bare `"`, so `"aspect":"x"` is only ever the
- * key and its value); only the reviews that pass are parsed, to check aspect and polarity on the same entry.
+ * The ranks of `ranks` whose review has a published aspect matching `aspect` and/or `polarity` (both on the same
+ * aspect entry), from the index's aspect postings.
  */
 export function withAspect(
   index: ReviewIndex,
@@ -24,18 +22,13 @@ export function withAspect(
   aspect: string | undefined,
   polarity: string | undefined,
 ): number[] {
-  const needles = [
-    ...(aspect === undefined ? [] : [Buffer.from(`"aspect":${JSON.stringify(aspect)}`)]),
-    ...(polarity === undefined ? [] : [Buffer.from(`"polarity":${JSON.stringify(polarity)}`)]),
-  ];
-  const matches = (a: ReviewRecord["aspects"][number]) =>
-    (aspect === undefined || a.aspect === aspect) && (polarity === undefined || a.polarity === polarity);
+  const marked = new Uint8Array(index.count);
+  const list = index.aspect(aspect, polarity);
+  for (let i = 0; i < list.length; i++) marked[list[i]] = 1;
   const out: number[] = [];
   for (let i = 0; i < ranks.length; i++) {
     const rank = ranks.at(i);
-    const bytes = index.reviewBytes(rank);
-    if (!needles.every((n) => bytes.includes(n))) continue;
-    if (index.review(rank).aspects.some(matches)) out.push(rank);
+    if (marked[rank]) out.push(rank);
   }
   return out;
 }

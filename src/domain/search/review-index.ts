@@ -6,7 +6,7 @@ import type { AggregateRating, Business, ReviewRecord } from "../schemas/publish
 import { catalogLookup } from "../validate-content.ts";
 import { decodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { encodeReviewIndex } from "./index-writer.ts";
-import type { Bitmap } from "./sorted-sets.ts";
+import { type Bitmap, type Postings, union } from "./sorted-sets.ts";
 import { countOccurrences } from "./text-match.ts";
 
 export interface ReviewIndex {
@@ -32,6 +32,8 @@ export interface ReviewIndex {
   technician(id: string): Int32Array;
   service(id: string): Int32Array;
   area(id: string): Int32Array;
+  /** Ranks with a published aspect entry of `aspect` and `polarity` (either may be any), ascending. */
+  aspect(aspect: string | undefined, polarity: string | undefined): Postings;
   /** Ranks whose folded title or text contains the trigram: ascending ranks, or a bitmap when frequent. */
   trigram(key: number): Int32Array | Bitmap;
   /** 3 x hits in the folded title + hits in the folded text, for the folded query's UTF-8 bytes. */
@@ -76,6 +78,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     technicians: string[];
     services: string[];
     areas: string[];
+    aspect_keys: string[];
   };
   if (meta.reviews_json_size !== reviewsJson.length)
     throw new IndexFormatError("was written for another reviews.json (sizes differ): the build is inconsistent");
@@ -96,6 +99,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
   const folded = f.u8("foldedBytes");
   const foldedBuffer = Buffer.from(folded.buffer, folded.byteOffset, folded.byteLength);
   const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
+  const aspectPostings = keyed(meta.aspect_keys, f.u32("aspectOffsets"), f.i32("aspectData"));
   const techLookup = catalogLookup(business.technicians);
   const serviceLookup = catalogLookup(business.services);
   const areaLookup = catalogLookup(business.service_areas);
@@ -138,6 +142,15 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     technician: keyed(meta.technicians, f.u32("techOffsets"), f.i32("techData")),
     service: keyed(meta.services, f.u32("serviceOffsets"), f.i32("serviceData")),
     area: keyed(meta.areas, f.u32("areaOffsets"), f.i32("areaData")),
+    aspect: (aspect, polarity) => {
+      const lists = meta.aspect_keys
+        .filter((key) => {
+          const [a, p] = key.split("/");
+          return (aspect === undefined || a === aspect) && (polarity === undefined || p === polarity);
+        })
+        .map(aspectPostings);
+      return lists.length === 1 ? lists[0] : union(lists);
+    },
     trigram(key) {
       let lo = 0;
       let hi = trigramKeys.length;
