@@ -112,7 +112,18 @@ function page(operationId: string, summary: string, description: string, notFoun
     responses: {
       200: html("The page"),
       304: notModified,
-      ...(notFound ? { 404: html("No such page: the HTML 404 page") } : {}),
+      ...(notFound
+        ? {
+            404: {
+              description:
+                "No such page: the HTML 404 page for a client that accepts text/html, else the API's JSON error",
+              content: {
+                "text/html": { schema: { type: "string" } },
+                "application/json": { schema: ref(idOf(ErrorBody)) },
+              },
+            },
+          }
+        : {}),
       414: { $ref: "#/components/responses/UriTooLong" },
     },
     ...extra,

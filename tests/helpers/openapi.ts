@@ -16,6 +16,13 @@ type Doc = {
 };
 type ResponseSpec = { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema: object }> };
 
+/** Whether a URL path is an instance of a path template; page paths are documented with their trailing slash and served with and without it. */
+export function pathMatches(template: string, path: string): boolean {
+  const page = !template.startsWith("/api/") && template.endsWith("/") && template !== "/";
+  const body = page ? template.slice(0, -1) : template;
+  return new RegExp(`^${body.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}${page ? "/?" : ""}$`).test(path);
+}
+
 export class OpenApiValidator {
   readonly #doc: Doc;
   readonly #ajv: InstanceType<typeof Ajv2020.default>;
@@ -31,10 +38,7 @@ export class OpenApiValidator {
 
   #operation(path: string, method: string) {
     for (const [template, item] of Object.entries(this.#doc.paths)) {
-      // Page paths are documented without their trailing slash and served with and without it.
-      const slash = template.startsWith("/api/") ? "" : "/?";
-      const re = new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}${slash}$`);
-      if (re.test(path) && item[method]) return { template, op: item[method] };
+      if (pathMatches(template, path) && item[method]) return { template, op: item[method] };
     }
     return undefined;
   }

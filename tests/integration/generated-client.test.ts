@@ -129,7 +129,10 @@ test("openapi-fetch with default options calls every operation and reads every d
     getRobots: data(true),
     getLlmsTxt: data(true),
     getReviewPage: page({ id: reviews[0].id }, { id: "no-such-review" }),
-    getReviewsPage: page({}),
+    getReviewsPage: async (path) => [
+      ...(await readable(path, {}, true)),
+      { status: 400, params: { query: { rating: "9" } }, parseAs: "text" },
+    ],
     getReviewsPageN: page({ n: "2" }, { n: "99999" }),
     getSearchPage: async (path) => [
       ...(await readable(path, {}, true)),
