@@ -103,7 +103,7 @@ export async function assembleSidecar(
   });
   // What can fail without stopping reads: the hub's store (a full disk, the database) and the shared state.
   const dependencies = createDependencies({
-    hub: () => hub.probe(),
+    hub: async () => hub.problems().join("; ") || null,
     ...(pool && rateLimits ? { database: () => pingDatabase(pool), rate_limits: rateLimits.problem } : {}),
   });
   metrics.observeDependencies(dependencies);

@@ -41,17 +41,12 @@ export interface HubAnswer {
   message: string;
 }
 
-/** How long a readiness check waits for the hub's store before reporting it still failing. */
-const PROBE_TIMEOUT_MS = 2_000;
-
 export interface Hub {
   topics: readonly string[];
   /** Validates a request and stores it; verification of intent runs in the background. */
   accept(form: Record<string, unknown>): Promise<HubAnswer>;
   /** Failing store operations, for /readyz (empty when all is well). */
   problems(): string[];
-  /** null when the store works (trying it when a failure is recorded), else what fails. */
-  probe(): Promise<string | null>;
   stats(): Promise<HubStats>;
   /** Resolves when no verification or delivery is running or due now (tests and shutdown). */
   settled(): Promise<void>;
@@ -216,25 +211,6 @@ export function createHub(deps: {
       return { status: 202, message: `Accepted: verification of intent for ${req.mode} will be sent to the callback.` };
     },
     problems: () => health.problems(),
-    // A failure is recorded when an operation fails and cleared when one succeeds; with no traffic the next may be
-    // a minute away (the sweep), so a readiness check that finds a problem tries the store itself.
-    async probe() {
-      if (health.problems().length === 0) return null;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-      });
-      const works = store.stats().then(
-        () => true,
-        () => false,
-      );
-      try {
-        if (await Promise.race([works, late])) health.ok();
-      } finally {
-        clearTimeout(timer);
-      }
-      return health.problems().join("; ") || null;
-    },
     stats: () => store.stats(),
     async settled() {
       await recorder.idle();
