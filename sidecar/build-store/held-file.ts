@@ -70,22 +70,18 @@ export class HeldFile {
    * reader holds one chunk, not the file.
    */
   sendTo(out: Writable, start = 0, end = this.size): void {
-    const length = end - start;
-    // `fs.close` does nothing: a ReadStream closes its descriptor when destroyed (a client that leaves mid-body)
-    // whatever autoClose says, and this descriptor belongs to the build, not to the response.
-    const source = createReadStream("", { fd: this.fd, start, end: end - 1, autoClose: false, fs: KEEP_OPEN });
-    let sent = 0;
-    source.on("data", (chunk) => {
-      sent += chunk.length;
-    });
-    // The listener keeps this HeldFile reachable while the stream runs, so its descriptor is not closed under it.
-    source.once("end", () => {
-      if (sent < length) out.destroy(new FileChangedError(`${this.path} is shorter than when it was loaded`));
-    });
-    if (length <= 0) {
+    if (end <= start) {
       out.end();
       return;
     }
+    // `fs.close` does nothing: a ReadStream closes its descriptor when destroyed (a client that leaves mid-body)
+    // whatever autoClose says, and this descriptor belongs to the build, not to the response.
+    const source = createReadStream("", { fd: this.fd, start, end: end - 1, autoClose: false, fs: KEEP_OPEN });
+    // The listener keeps this HeldFile reachable while the stream runs, so its descriptor is not closed under it.
+    source.once("end", () => {
+      if (source.bytesRead < end - start)
+        out.destroy(new FileChangedError(`${this.path} is shorter than when it was loaded`));
+    });
     pipeline(source, out, () => undefined);
   }
 }

@@ -3,6 +3,7 @@
 // file's URL to download it whole and the tools that page through it.
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { MCP_ANSWER_MAX_BYTES, MCP_PAGE_REVIEW_BYTES } from "../../src/domain/limits.ts";
+import { pageEnd } from "../../src/domain/search/review-index.ts";
 import { reviewListBody } from "../build-store/review-list-body.ts";
 import type { Snapshot } from "../build-store/snapshot.ts";
 
@@ -64,12 +65,8 @@ const TEXT_MAX_BYTES = MCP_ANSWER_MAX_BYTES - 2048;
 /** reviews.json too large to send: the business, its rating, the newest reviews that fit, and where the rest is. */
 function datasetFirstPage(snapshot: Snapshot, uri: string): string {
   const { index } = snapshot;
-  const ranks: number[] = [];
-  for (let rank = 0, bytes = 0; rank < index.count; rank++) {
-    bytes += index.reviewLength(rank);
-    if (rank > 0 && bytes > MCP_PAGE_REVIEW_BYTES) break;
-    ranks.push(rank);
-  }
+  const end = pageEnd(index, (rank) => rank, 0, index.count, MCP_PAGE_REVIEW_BYTES);
+  const ranks = Array.from({ length: end }, (_, rank) => rank);
   const envelope = {
     business: snapshot.dataset.business,
     aggregate_rating: snapshot.dataset.aggregate_rating,

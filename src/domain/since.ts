@@ -5,7 +5,7 @@ import { sha256Hex, strongEtag } from "./hash.ts";
 import { compareOldest } from "./order.ts";
 import { type Issue, SINCE_PAGE_DEFAULT, type SinceResult } from "./schemas/api.ts";
 import { dayNumber } from "./search/index-keys.ts";
-import type { ReviewIndex } from "./search/review-index.ts";
+import { pageEnd, type ReviewIndex } from "./search/review-index.ts";
 
 export interface SinceRanks {
   /** Ranks of the reviews dated on or after the date, oldest first. */
@@ -110,12 +110,7 @@ export function sincePage(
     }
   }
   const limit = p.limit ?? SINCE_PAGE_DEFAULT;
-  const stop = Math.min(oldest.length, start + limit);
-  let end = start;
-  for (let bytes = 0; end < stop; end++) {
-    bytes += index.reviewLength(oldest[end]);
-    if (end > start && bytes > maxBytes) break;
-  }
+  const end = pageEnd(index, (i) => oldest[i], start, Math.min(oldest.length, start + limit), maxBytes);
   const ranks = oldest.subarray(start, end);
   let next_cursor: string | null = null;
   if (end < oldest.length && end > start) {

@@ -50,6 +50,25 @@ export interface ReviewIndex {
 
 const EMPTY = new Int32Array(0);
 
+/**
+ * Where a page that starts at position `start` ends: at `stop`, or earlier once the JSON of its reviews
+ * (`rankAt(position)`'s) would pass `maxBytes`; a page holds at least one review.
+ */
+export function pageEnd(
+  index: Pick<ReviewIndex, "reviewLength">,
+  rankAt: (position: number) => number,
+  start: number,
+  stop: number,
+  maxBytes: number,
+): number {
+  let end = start;
+  for (let bytes = 0; end < stop; end++) {
+    bytes += index.reviewLength(rankAt(end));
+    if (end > start && bytes > maxBytes) break;
+  }
+  return end;
+}
+
 function keyed(ids: unknown, offsets: Uint32Array, data: Int32Array): (id: string) => Int32Array {
   const pos = new Map((ids as string[]).map((id, i) => [id, i]));
   return (id) => {

@@ -12,7 +12,7 @@ import {
 } from "./cursor.ts";
 import { addTrigrams, dayNumber } from "./index-keys.ts";
 import { orderRanks, type RankList, sortOf, withAspect } from "./order-ranks.ts";
-import type { ReviewIndex } from "./review-index.ts";
+import { pageEnd, type ReviewIndex } from "./review-index.ts";
 import {
   type Bitmap,
   clip,
@@ -221,14 +221,8 @@ export function searchPage(
     }
     start = lo;
   }
-  const stop = Math.min(ordered.length, start + p.limit);
-  const ranks: number[] = [];
-  let end = start;
-  for (let bytes = 0; end < stop; end++) {
-    bytes += index.reviewLength(ordered.at(end));
-    if (end > start && bytes > maxBytes) break;
-    ranks.push(ordered.at(end));
-  }
+  const end = pageEnd(index, (i) => ordered.at(i), start, Math.min(ordered.length, start + p.limit), maxBytes);
+  const ranks = Array.from({ length: end - start }, (_, k) => ordered.at(start + k));
   const hasMore = end < ordered.length;
   return {
     ok: true,
