@@ -2,15 +2,14 @@
 // byte-identical to a clean build of the same content.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { STAT_MARGIN_MS } from "../../src/build/content-snapshot.ts";
-import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { MANIFEST_FILE } from "../../src/domain/schemas/manifest.ts";
-import { changeOneReview, contentFixture } from "../helpers/build.ts";
+import { changeOneReview, contentFixture, filesOf } from "../helpers/build.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const run = promisify(execFile);
@@ -28,19 +27,6 @@ async function build(content: string, cache: string): Promise<{ dist: string; ti
     },
   });
   return { dist, timings: JSON.parse(stdout.trim().split("\n").at(-1) as string).timings };
-}
-
-async function filesOf(dir: string): Promise<Map<string, Buffer>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = new Map<string, Buffer>();
-  for (const e of entries.filter((x) => x.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const path = join(e.parentPath, e.name);
-    // The pages' server code embeds its build folder's path, so it differs between any two builds; the
-    // published files are what must be identical.
-    if (relative(dir, path).startsWith(`${SERVER_BUNDLE_DIR}/`)) continue;
-    files.set(relative(dir, path), await readFile(path));
-  }
-  return files;
 }
 
 test("a rebuild after one changed review analyses it alone and equals a clean build byte for byte", async () => {

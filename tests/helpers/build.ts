@@ -1,7 +1,8 @@
 // Runs the real build script (npm run build) as a child process against a content folder.
 import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { SERVER_BUNDLE_DIR } from "../../src/build/write-manifest.ts";
 import { killOnExit } from "./cleanup.ts";
 import { ROOT, tempDir, testBuildCache } from "./paths.ts";
 import { SAMPLE_CONTENT } from "./sample-content.ts";
@@ -71,4 +72,18 @@ export async function changeOneReview(content: string): Promise<string> {
     return f;
   }
   throw new Error(`no verified review to change in ${content}`);
+}
+
+/** The files of a build by path, without the pages' server code (it embeds its build folder's path). */
+export async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = new Map<string, Buffer>();
+  for (const e of entries.filter((x) => x.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(e.parentPath, e.name);
+    // The pages' server code embeds its build folder's path, so it differs between any two builds; the
+    // published files are what must be identical.
+    if (relative(dir, path).startsWith(`${SERVER_BUNDLE_DIR}/`)) continue;
+    files.set(relative(dir, path), await readFile(path));
+  }
+  return files;
 }
