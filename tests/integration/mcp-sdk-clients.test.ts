@@ -115,6 +115,19 @@ async function oneRun(client: SdkClient): Promise<void> {
   }
 }
 
+test("SDK v2 with versionNegotiation auto takes 2026-07-28 (no session) and serves a whole run", async () => {
+  const client = new ClientV2({ name: "sdk-v2-auto", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  const transport = new TransportV2(new URL(`${sidecar.url}/mcp`));
+  await client.connect(transport);
+  try {
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    assert.equal(transport.sessionId, undefined);
+    await oneRun(client as unknown as SdkClient);
+  } finally {
+    await client.close();
+  }
+});
+
 for (const sdk of SDKS) {
   test(`${sdk.name}: ${RUNS} runs from one address that close without DELETE all succeed`, async () => {
     const before = await mcpAnswers(sidecar.url);
