@@ -7,6 +7,7 @@ import { sha256Hex } from "../domain/hash.ts";
 import { buildInsights } from "../domain/insights/build-insights.ts";
 import { type EditorialContent, parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
+import { EXAMPLE_REVIEW_POOL } from "../domain/openapi-answer-examples.ts";
 import { describeFindings } from "../domain/pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
 import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
@@ -160,7 +161,15 @@ export async function completeSite(
       [
         renderJsonFeed(dataset, baseUrl),
         renderAtomFeed(dataset, baseUrl),
-        renderOpenApi(dataset.business, baseUrl, {}, dataset.reviews[0]?.id),
+        renderOpenApi(
+          dataset.business,
+          baseUrl,
+          {},
+          {
+            reviews: dataset.reviews.slice(0, EXAMPLE_REVIEW_POOL),
+            insights,
+          },
+        ),
       ] as const,
   );
   const { json: datasetJson, reviewOffsets } = made;

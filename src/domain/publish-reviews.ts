@@ -14,11 +14,10 @@ import { compareNewest } from "./order.ts";
 import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/policy.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
-import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
+import { DEFAULT_LANGUAGE, type ReviewRecord, type ReviewsDataset } from "./schemas/published.ts";
 import { catalogLookups, type ValidContent } from "./validate-content.ts";
 
 export const DEFAULT_SOURCE = "direct";
-export const DEFAULT_LANGUAGE = "en";
 
 /** RFC 3339 in UTC without milliseconds, so equal instants compare equal as strings. */
 export function toUtc(dateTime: string): string {
