@@ -8,6 +8,7 @@ import { renderAtomFeed } from "./feeds/atom-feed.ts";
 import { renderJsonFeed } from "./feeds/json-feed.ts";
 import { mcpCatalog, mcpServerCard } from "./mcp-discovery.ts";
 import { renderLlmsTxt, renderRobots } from "./pages/crawler-files.ts";
+import { PAGE_PATHS } from "./pages/site-paths.ts";
 import { renderSitemaps } from "./pages/sitemap.ts";
 import { SearchParams } from "./schemas/api.ts";
 import type { Insights } from "./schemas/insights.ts";
@@ -113,7 +114,7 @@ export function answerExamples(
   const json = (path: string) => JSON.parse(widget.get(path) ?? "null");
   const sitemap = (
     renderSitemaps({ baseUrl, dataset, insights, reviewCount: reviews.length, allReviews: () => reviews }).get(
-      "/sitemap.xml",
+      PAGE_PATHS.sitemap,
     ) ?? ""
   ).split("\n");
   return {
