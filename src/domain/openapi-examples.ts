@@ -8,13 +8,11 @@ type Schema = { enum?: unknown[]; examples?: unknown[]; default?: unknown; type?
 type Parameter = { name: string; in: string; schema?: Schema; example?: unknown };
 type Media = { schema?: { $ref?: string; type?: string }; example?: unknown };
 type Operation = { parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, Media> }> };
-/** The published review and the technician the examples name (openapi-answer-examples.ts picks them). */
-type ExampleIds = { review?: string; technician?: string };
 
 /** A strong ETag as the service sends them (static-headers.ts, middleware.ts). */
 const ETAG = '"3f1c0e9b7d2a4c58a1e3f0b9c7d2e4a1"';
 
-function parameterExample(path: string, p: Parameter, business: Business, ids: ExampleIds): unknown {
+function parameterExample(path: string, p: Parameter, business: Business, reviewId: string | undefined): unknown {
   const first = <T>(list: readonly T[] | undefined) => list?.[0];
   const byName: Record<string, unknown> = {
     "header:If-None-Match": ETAG,
@@ -32,9 +30,8 @@ function parameterExample(path: string, p: Parameter, business: Business, ids: E
     "path:date": "2025-06-01",
   };
   if (p.in === "path" && p.name === "id") {
-    if (path.startsWith("/reviews/")) return ids.review;
-    if (path.startsWith("/technicians/") || path.includes("{kind}"))
-      return ids.technician ?? first(business.technicians)?.id;
+    if (path.startsWith("/reviews/")) return reviewId;
+    if (path.startsWith("/technicians/") || path.includes("{kind}")) return first(business.technicians)?.id;
     if (path.startsWith("/services/")) return first(business.services)?.id;
     if (path.startsWith("/areas/")) return first(business.service_areas)?.id;
   }
@@ -75,12 +72,12 @@ const TEXT_EXAMPLES: Record<string, string> = {
 };
 
 /** Adds an example to every parameter and to every JSON or plain-text error answer that has none. */
-export function addExamples(paths: Record<string, Record<string, Operation>>, business: Business, ids: ExampleIds) {
+export function addExamples(paths: Record<string, Record<string, Operation>>, business: Business, reviewId?: string) {
   for (const [path, item] of Object.entries(paths)) {
     for (const op of Object.values(item)) {
       for (const p of op.parameters ?? []) {
         if (p.example !== undefined || p.schema?.examples) continue;
-        const example = parameterExample(path, p, business, ids);
+        const example = parameterExample(path, p, business, reviewId);
         if (example !== undefined) p.example = example;
       }
       for (const [status, response] of Object.entries(op.responses ?? {})) {

@@ -641,10 +641,16 @@ export function renderOpenApi(
       },
     },
   };
-  addExamples(doc.paths as unknown as Parameters<typeof addExamples>[0], business, {
-    review: examples && sampleReviews(examples.reviews)[0]?.id,
-    technician: examples && exampleTechnician(business, examples),
-  });
+  // The technician the answers' examples are about goes first, so that the parameters name the same one.
+  const technician = examples && exampleTechnician(business, examples);
+  const technicians = [...business.technicians].sort(
+    (a, b) => Number(b.id === technician) - Number(a.id === technician),
+  );
+  addExamples(
+    doc.paths as unknown as Parameters<typeof addExamples>[0],
+    { ...business, technicians },
+    examples && sampleReviews(examples.reviews)[0]?.id,
+  );
   if (examples) {
     addAnswerExamples(
       doc.paths as unknown as Parameters<typeof addAnswerExamples>[0],
