@@ -1,6 +1,11 @@
 // The one place that reads process.env. Everything else receives a Config.
 import * as z from "zod";
-import { AUTHOR_NAME_POLICIES, DEFAULT_AUTHOR_NAME_POLICY } from "./domain/import/author-name.ts";
+import {
+  AUTHOR_NAME_POLICIES,
+  AUTHOR_NAME_SCOPES,
+  DEFAULT_AUTHOR_NAME_POLICY,
+  DEFAULT_AUTHOR_NAME_SCOPE,
+} from "./domain/import/author-name.ts";
 import { DEFAULT_PII_POLICY, PII_POLICIES } from "./domain/pii/policy.ts";
 
 const csv = (s: string) =>
@@ -80,6 +85,8 @@ export const ConfigSchema = z
     PII_POLICY: z.enum(PII_POLICIES).default(DEFAULT_PII_POLICY),
     /** How npm run import writes reviewers' names: `initial` (Marcus H.), `first` (Marcus) or `full`. */
     AUTHOR_NAME_POLICY: z.enum(AUTHOR_NAME_POLICIES).default(DEFAULT_AUTHOR_NAME_POLICY),
+    /** `all`: the build also publishes hand-written reviews' names by AUTHOR_NAME_POLICY. */
+    AUTHOR_NAME_SCOPE: z.enum(AUTHOR_NAME_SCOPES).default(DEFAULT_AUTHOR_NAME_SCOPE),
     /** Set by npm for the scripts it runs: the server then also exits when npm does. */
     npm_lifecycle_event: z.string().optional(),
   })

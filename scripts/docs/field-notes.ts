@@ -69,6 +69,8 @@ export const CONFIG_NOTES: Record<keyof typeof ConfigSchema.shape, string> = {
   PORT: "port of the one process that serves everything",
   AUTHOR_NAME_POLICY:
     "how `npm run import` writes reviewers' names: `initial` (first name and last initial), `first` or `full`",
+  AUTHOR_NAME_SCOPE:
+    "which names AUTHOR_NAME_POLICY applies to: `import` (what `npm run import` writes) or `all` (the build also publishes the names written by hand in content/ that way; the files stay as written)",
   npm_lifecycle_event: "set by npm for the scripts it runs; the server then also exits when npm does",
   HOST: "interface to bind",
   BASE_URL:

@@ -42,7 +42,7 @@ export class OutputFolderError extends Error {}
 
 type BuildConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL" | "DIST_DIR"> &
   Partial<Pick<Config, "BUILD_TEST_FAULT">> &
-  Partial<Pick<Config, "BUILD_CACHE_DIR" | "PII_POLICY">> & {
+  Partial<Pick<Config, "BUILD_CACHE_DIR" | "PII_POLICY" | "AUTHOR_NAME_POLICY" | "AUTHOR_NAME_SCOPE">> & {
     /** Files the build would ignore (misplaced, symbolic links) fail it instead of being warned about. */
     strict?: boolean;
   };

@@ -4,12 +4,14 @@ import type { Config } from "../config.ts";
 import { renderAtomFeed } from "../domain/feeds/atom-feed.ts";
 import { renderJsonFeed } from "../domain/feeds/json-feed.ts";
 import { sha256Hex } from "../domain/hash.ts";
+import { type AuthorNamePolicy, DEFAULT_AUTHOR_NAME_POLICY } from "../domain/import/author-name.ts";
 import { buildInsights } from "../domain/insights/build-insights.ts";
 import { type EditorialContent, parseEditorial } from "../domain/insights/editorial.ts";
 import { renderOpenApi } from "../domain/openapi.ts";
+import { EXAMPLE_REVIEW_POOL } from "../domain/openapi-answer-examples.ts";
 import { describeFindings } from "../domain/pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../domain/pii/policy.ts";
-import { guardContent, publishDataset } from "../domain/publish-reviews.ts";
+import { guardContent, nameAuthors, publishDataset } from "../domain/publish-reviews.ts";
 import type { BusinessContent } from "../domain/schemas/content.ts";
 import type { Insights } from "../domain/schemas/insights.ts";
 import type { JsonFeed, ReviewsDataset } from "../domain/schemas/published.ts";
@@ -40,7 +42,8 @@ export interface SiteData {
   openapi: object;
 }
 
-type SiteConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL"> & Partial<Pick<Config, "PII_POLICY" | "BUILD_CACHE_DIR">>;
+type SiteConfig = Pick<Config, "CONTENT_DIR" | "BASE_URL"> &
+  Partial<Pick<Config, "PII_POLICY" | "BUILD_CACHE_DIR" | "AUTHOR_NAME_POLICY" | "AUTHOR_NAME_SCOPE">>;
 
 /** The content read, validated and guarded: every ContentError a build can raise has been raised by now. */
 export interface CheckedContent {
@@ -52,6 +55,8 @@ export interface CheckedContent {
   guarded: ReturnType<typeof guardContent>;
   editorial: EditorialContent | undefined;
   policy: PiiPolicy;
+  /** The author-name policy the published names were written with (AUTHOR_NAME_SCOPE=all), if any. */
+  authorNames: AuthorNamePolicy | undefined;
 }
 
 const timer =
@@ -104,7 +109,11 @@ export async function checkContent(config: SiteConfig): Promise<CheckedContent> 
     );
   }
   const editorial = raw.editorial ? parseEditorial(raw.editorial.text, raw.editorial.path) : undefined;
-  return { config, timings, raw, snapshot, guarded, editorial, policy };
+  // After the snapshot: it records the files as written, and the names are the published form of them.
+  const authorNames =
+    config.AUTHOR_NAME_SCOPE === "all" ? (config.AUTHOR_NAME_POLICY ?? DEFAULT_AUTHOR_NAME_POLICY) : undefined;
+  const named = authorNames ? { ...guarded, content: nameAuthors(guarded.content, authorNames) } : guarded;
+  return { config, timings, raw, snapshot, guarded: named, editorial, policy, authorNames };
 }
 
 /**
@@ -134,10 +143,10 @@ export async function completeSite(
   checked: CheckedContent,
   serialised?: (dataset: ReviewsDataset, made: DatasetJson) => void,
 ): Promise<SiteData> {
-  const { config, timings, raw, snapshot, guarded, editorial, policy } = checked;
+  const { config, timings, raw, snapshot, guarded, editorial, policy, authorNames } = checked;
   const timed = timer(timings);
   const analysis = await timed("analyse", () =>
-    analyseWithCache(guarded.content, snapshot.keys, config.BUILD_CACHE_DIR, policy),
+    analyseWithCache(guarded.content, snapshot.keys, config.BUILD_CACHE_DIR, policy, authorNames),
   );
   Object.assign(timings, { reviews_analysed: analysis.analysed, reviews_from_cache: analysis.cached });
   const published = await timed("publish", () =>
@@ -160,7 +169,15 @@ export async function completeSite(
       [
         renderJsonFeed(dataset, baseUrl),
         renderAtomFeed(dataset, baseUrl),
-        renderOpenApi(dataset.business, baseUrl, {}, dataset.reviews[0]?.id),
+        renderOpenApi(
+          dataset.business,
+          baseUrl,
+          {},
+          {
+            reviews: dataset.reviews.slice(0, EXAMPLE_REVIEW_POOL),
+            insights,
+          },
+        ),
       ] as const,
   );
   const { json: datasetJson, reviewOffsets } = made;

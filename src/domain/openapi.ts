@@ -22,6 +22,13 @@ import {
   MCP_SERVER_CARD_MEDIA_TYPE,
   MCP_SERVER_CARD_PATH,
 } from "./mcp-discovery.ts";
+import {
+  addAnswerExamples,
+  answerExamples,
+  type ExampleSource,
+  exampleTechnician,
+  sampleReviews,
+} from "./openapi-answer-examples.ts";
 import { addExamples } from "./openapi-examples.ts";
 import { ENTITY_KINDS, PAGE_PATHS, REVIEWS_PER_PAGE, SITEMAP_MAX_URLS } from "./pages/site-paths.ts";
 import {
@@ -54,9 +61,9 @@ const headers = {
 };
 /** Dynamic answers are sent uncompressed (identity only), so they carry no `Vary`. */
 const { Vary: _staticOnly, ...dynamicHeaders } = headers;
-const jsonError = (description: string) => ({
+const jsonError = (description: string, example: z.infer<typeof ErrorBody>) => ({
   description,
-  content: { "application/json": { schema: ref(idOf(ErrorBody)) } },
+  content: { "application/json": { schema: ref(idOf(ErrorBody)), example } },
 });
 const issues400 = {
   description:
@@ -307,12 +314,15 @@ function hubFormJsonSchema(topics: readonly string[]) {
   );
 }
 
-/** `sampleReviewId`: a published review, the example of a review page's id. */
+/**
+ * `examples`: the newest reviews and the insights of the build, which the examples of the answers are made from;
+ * without them only parameters and errors have examples.
+ */
 export function renderOpenApi(
   business: Business,
   baseUrl: string,
   extraPaths: Record<string, object> = {},
-  sampleReviewId?: string,
+  examples?: ExampleSource,
 ) {
   const urls = feedUrls(baseUrl);
   const { schemas } = withoutUnboundedLimits(
@@ -483,7 +493,24 @@ export function renderOpenApi(
           summary: "Model Context Protocol (streamable HTTP, JSON-RPC 2.0)",
           description: `Revisions ${MCP_REVISIONS.join(", ")}. 2026-07-28 is stateless: every request carries \`_meta\` with \`io.modelcontextprotocol/protocolVersion\` and \`io.modelcontextprotocol/clientCapabilities\` plus the \`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers, \`server/discover\` lists the capabilities, results carry \`resultType\`. The 2025 revisions start with \`initialize\`, whose answer carries an \`Mcp-Session-Id\` header to send on every later request (valid on every instance). Send \`Accept: application/json, text/event-stream\`. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights. Any Origin may call (CORS); a foreign Host gets 403. Bodies over ${bytesText(MCP_MAX_BODY_BYTES)} get 413. Discovery: ${MCP_CATALOG_PATH} and ${MCP_SERVER_CARD_PATH}.`,
           tags: ["mcp"],
-          requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object" },
+                example: {
+                  jsonrpc: "2.0",
+                  id: 1,
+                  method: "initialize",
+                  params: {
+                    protocolVersion: "2025-06-18",
+                    capabilities: {},
+                    clientInfo: { name: "example-client", version: "1.0.0" },
+                  },
+                },
+              },
+            },
+          },
           responses: {
             200: { description: "JSON-RPC response", content: { "application/json": { schema: { type: "object" } } } },
             202: { description: "Notification or response accepted" },
@@ -568,6 +595,12 @@ export function renderOpenApi(
             content: {
               "application/x-www-form-urlencoded": {
                 schema: hubFormJsonSchema([urls.atom, urls.json, urls.dataset]),
+                example: {
+                  "hub.mode": "subscribe",
+                  "hub.topic": urls.atom,
+                  "hub.callback": "https://subscriber.example/websub/callback",
+                  "hub.lease_seconds": "86400",
+                },
               },
             },
           },
@@ -597,11 +630,32 @@ export function renderOpenApi(
     components: {
       schemas,
       responses: {
-        UriTooLong: jsonError(`The URL is longer than ${bytesText(MAX_URL_BYTES)}`),
-        ServerError: jsonError("Internal error; nothing internal is revealed"),
+        UriTooLong: jsonError(`The URL is longer than ${bytesText(MAX_URL_BYTES)}`, {
+          error: "uri_too_long",
+          message: `The URL is longer than ${MAX_URL_BYTES} bytes.`,
+        }),
+        ServerError: jsonError("Internal error; nothing internal is revealed", {
+          error: "internal_error",
+          message: "Something went wrong on our side. It has been logged.",
+        }),
       },
     },
   };
-  addExamples(doc.paths as unknown as Parameters<typeof addExamples>[0], business, sampleReviewId);
+  // The technician the answers' examples are about goes first, so that the parameters name the same one.
+  const technician = examples && exampleTechnician(business, examples);
+  const technicians = [...business.technicians].sort(
+    (a, b) => Number(b.id === technician) - Number(a.id === technician),
+  );
+  addExamples(
+    doc.paths as unknown as Parameters<typeof addExamples>[0],
+    { ...business, technicians },
+    examples && sampleReviews(examples.reviews)[0]?.id,
+  );
+  if (examples) {
+    addAnswerExamples(
+      doc.paths as unknown as Parameters<typeof addAnswerExamples>[0],
+      answerExamples(business, baseUrl, API_VERSION, examples),
+    );
+  }
   return doc;
 }

@@ -10,15 +10,15 @@ import {
 } from "@rps/review-analysis";
 import { aggregateRating } from "./aggregate.ts";
 import { boundedMemo } from "./bounded-memo.ts";
+import { type AuthorNamePolicy, formatAuthorName } from "./import/author-name.ts";
 import { compareNewest } from "./order.ts";
 import { type ContactFinding, guardContactDetails } from "./pii/guard-reviews.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "./pii/policy.ts";
 import type { BusinessContent, ReviewContent } from "./schemas/content.ts";
-import type { ReviewRecord, ReviewsDataset } from "./schemas/published.ts";
+import { DEFAULT_LANGUAGE, type ReviewRecord, type ReviewsDataset } from "./schemas/published.ts";
 import { catalogLookups, type ValidContent } from "./validate-content.ts";
 
 export const DEFAULT_SOURCE = "direct";
-export const DEFAULT_LANGUAGE = "en";
 
 /** RFC 3339 in UTC without milliseconds, so equal instants compare equal as strings. */
 export function toUtc(dateTime: string): string {
@@ -109,6 +109,19 @@ export function guardContent(
   const verified = content.reviews.filter((r) => r.content.verified);
   const guarded = guardContactDetails(verified, content.business, policy, knownClean);
   return { content: { ...content, reviews: guarded.reviews }, findings: guarded.findings };
+}
+
+/**
+ * The verified reviews with their authors' names written by `policy` (AUTHOR_NAME_SCOPE=all): like the contact
+ * details, before any analysis or caching, so every output and every cached record has the published name.
+ */
+export function nameAuthors(content: ValidContent, policy: AuthorNamePolicy): ValidContent {
+  if (policy === "full") return content;
+  const reviews = content.reviews.map((r) => {
+    const author = formatAuthorName(r.content.author, policy);
+    return author === r.content.author ? r : { ...r, content: { ...r.content, author } };
+  });
+  return { ...content, reviews };
 }
 
 /**

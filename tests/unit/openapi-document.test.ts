@@ -1,12 +1,14 @@
 // The OpenAPI document as a reader and a generated client meet it: page paths as the site links them, HEAD said on
-// each GET instead of doubling the operations, an example for every parameter and error answer that its own schema
-// accepts, and no bound a reader cannot use.
+// each GET instead of doubling the operations, an example for every parameter, request body and answer with a body
+// that its own schema accepts, and no bound a reader cannot use. The document is the one a build of the sample
+// content serves.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { test } from "node:test";
+import { before, test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { computeSite } from "../../src/build/site-data.ts";
 import { renderOpenApi } from "../../src/domain/openapi.ts";
+import { type OpenApiDocument, referenceSections } from "../../src/domain/pages/api-reference.ts";
 import {
   ENTITY_KINDS,
   entityPath,
@@ -14,20 +16,28 @@ import {
   reviewPath,
   reviewsPagePath,
 } from "../../src/domain/pages/site-paths.ts";
-import { Business } from "../../src/domain/schemas/published.ts";
+import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
 
-type Media = { schema: object; example?: unknown };
+type Media = { schema: object; example?: unknown; examples?: Record<string, { value?: unknown }> };
+type Response = { $ref?: string; content?: Record<string, Media> };
 type Operation = {
   description?: string;
   parameters?: { name: string; in: string; schema: object; example?: unknown }[];
-  responses: Record<string, { content?: Record<string, Media> }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, Response>;
 };
-const business = Business.parse(
-  JSON.parse(readFileSync(new URL("../../content/business.json", import.meta.url), "utf8")),
-);
-const doc = renderOpenApi(business, "http://localhost:4321", {}, "2025-10-12-jose-p") as unknown as {
+type Doc = {
   paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, Response> };
 };
+const BASE = "http://localhost:4321";
+let doc: Doc;
+let site: Awaited<ReturnType<typeof computeSite>>;
+before(async () => {
+  site = await computeSite({ CONTENT_DIR: SAMPLE_CONTENT, BASE_URL: BASE });
+  doc = site.openapi as Doc;
+});
+
 const matches = (url: string) =>
   Object.keys(doc.paths).some((t) =>
     new RegExp(`^${t.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`).test(url),
@@ -57,39 +67,112 @@ test("HEAD is said on every GET and is never an operation of its own", () => {
   }
 });
 
-test("every parameter and every error answer has an example its schema accepts", () => {
-  const ajv = new Ajv2020.default({ strict: false });
+/** Compiles schemas of the document, their `#/components/…` references resolved in it. */
+function validator(document: object) {
+  const ajv = new Ajv2020.default({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  ajv.addSchema(doc, "openapi");
-  const compile = (schema: object) =>
+  ajv.addSchema(document, "openapi");
+  return (schema: object) =>
     ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+}
+
+/** The examples of a media type: `example` and every named one of `examples`. */
+const examplesOf = (media: Media) => [
+  ...(media.example === undefined ? [] : [media.example]),
+  ...Object.values(media.examples ?? {}).map((e) => e.value),
+];
+
+test("every example (parameters, request bodies, answers, every media type) is valid against its schema", () => {
+  const compile = validator(doc);
+  const resolve = (r: Response) => (r.$ref ? doc.components.responses[r.$ref.split("/").pop() as string] : r);
+  const bodiless: string[] = [];
   let checked = 0;
+  const check = (where: string, schema: object, examples: unknown[]) => {
+    assert.ok(examples.length > 0, `${where} has no example`);
+    const validate = compile(schema);
+    for (const example of examples) {
+      assert.ok(validate(example), `${where}: ${JSON.stringify(validate.errors)}`);
+      checked++;
+    }
+  };
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
+      const at = `${method.toUpperCase()} ${path}`;
       for (const p of op.parameters ?? []) {
         const example = p.example ?? (p.schema as { examples?: unknown[] }).examples?.[0];
-        assert.notEqual(example, undefined, `${method} ${path} ${p.in} ${p.name} has no example`);
-        const validate = compile(p.schema);
-        assert.ok(validate(example), `${method} ${path} ${p.name}: ${JSON.stringify(validate.errors)}`);
-        checked++;
+        check(`${at} ${p.in} ${p.name}`, p.schema, example === undefined ? [] : [example]);
+      }
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        check(`${at} request ${type}`, media.schema, examplesOf(media));
       }
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) < 400) continue;
-        for (const [type, media] of Object.entries(response.content ?? {})) {
-          if (type === "text/html") continue;
-          assert.notEqual(media.example, undefined, `${method} ${path} ${status} ${type} has no example`);
-          const validate = compile(media.schema);
-          assert.ok(validate(media.example), `${method} ${path} ${status}: ${JSON.stringify(validate.errors)}`);
-          checked++;
+        const { content } = resolve(response);
+        if (!content) bodiless.push(`${at} ${status}`);
+        for (const [type, media] of Object.entries(content ?? {})) {
+          check(`${at} ${status} ${type}`, media.schema, examplesOf(media));
         }
       }
     }
   }
-  assert.ok(checked > 100, `${checked} examples`);
+  assert.ok(checked > 200, `${checked} examples`);
+  // The answers without a body: a 304, the 202 of an accepted notification or subscription, the end of a session.
+  const unexpected = bodiless.filter(
+    (s) => !s.endsWith(" 304") && !["POST /mcp 202", "POST /api/websub/hub 202", "DELETE /mcp 200"].includes(s),
+  );
+  assert.deepEqual(unexpected, []);
+});
+
+test("answer examples are the build's own: its reviews, its insights, the service's answers to them", () => {
+  const answer = (path: string, type = "application/json", method = "get") =>
+    (doc.paths[path][method].responses["200"].content as Record<string, Media>)[type].example as Record<
+      string,
+      unknown
+    >;
+  const published = new Map(site.dataset.reviews.map((r) => [r.id, r]));
+  const dataset = answer("/reviews.json") as { reviews: { id: string }[]; business: unknown };
+  assert.equal(dataset.reviews.length, 2, "two reviews keep the examples short");
+  for (const r of dataset.reviews) assert.deepEqual(r, published.get(r.id), "a published review, as published");
+  assert.deepEqual(dataset.business, site.dataset.business);
+  const search = answer("/api/reviews/search") as { total: number; count: number; next_cursor: string | null };
+  assert.deepEqual([search.total, search.count, typeof search.next_cursor], [2, 1, "string"], "a page with a next one");
+  const feed = answer("/api/feed.json") as { items: { id: string }[] };
+  assert.equal(feed.items.length, 2);
+  const insights = answer("/insights.json") as { generated_from: unknown; aspects: unknown[] };
+  assert.deepEqual(insights.generated_from, site.insights.generated_from);
+  assert.equal(insights.aspects.length, 1, "one entry of each list");
+  const reviewId = doc.paths["/reviews/{id}/"].get.parameters?.find((p) => p.name === "id")?.example;
+  assert.ok(
+    dataset.reviews.some((r) => r.id === reviewId),
+    "the review page's id is a review of the examples",
+  );
+  const size = JSON.stringify(doc).length;
+  assert.ok(size < 200_000, `the document is ${size} bytes`);
+});
+
+test("without the build's reviews and insights, parameters and errors still have examples and answers have none", () => {
+  const bare = renderOpenApi(site.dataset.business, BASE) as unknown as Doc;
+  const search = bare.paths["/api/reviews/search"].get;
+  assert.ok(search.parameters?.every((p) => p.example !== undefined || "examples" in p.schema));
+  assert.notEqual(search.responses["400"].content?.["application/json"].example, undefined);
+  assert.equal(search.responses["200"].content?.["application/json"].example, undefined);
+});
+
+test("the reference page shows each answer's example, an answer shared by many operations once, no page HTML", () => {
+  const operations = referenceSections(doc as unknown as OpenApiDocument).flatMap((s) => s.operations);
+  const answers = operations.flatMap((op) => op.responses.map((r) => ({ op: op.id, ...r })));
+  const search = answers.find((r) => r.op === "searchReviews" && r.status === "200");
+  assert.equal(search?.example?.type, "application/json");
+  assert.match(search?.example?.text ?? "", /"next_cursor": "/, "JSON indented for reading");
+  assert.match(answers.find((r) => r.op === "getAtomFeed" && r.status === "200")?.example?.text ?? "", /^<\?xml/);
+  const tooLong = answers.filter((r) => r.status === "414");
+  assert.ok(tooLong.length > 10);
+  assert.equal(tooLong.filter((r) => r.example).length, 1, "the shared 414 shows its example once");
+  assert.ok(answers.every((r) => r.example?.type !== "text/html"));
 });
 
 test("no placeholder bounds and no $schema inside the document", () => {
-  const text = JSON.stringify(doc);
+  // Examples are answers, not schemas: the MCP Server Card's own `$schema` belongs in its example.
+  const text = JSON.stringify(doc, (key, value) => (key === "example" ? undefined : value));
   assert.ok(!text.includes(String(Number.MAX_SAFE_INTEGER)));
   assert.ok(!text.includes('"$schema"'));
 });

@@ -9,6 +9,7 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ANALYSIS_VERSION, LEXICON_VERSION } from "@rps/review-analysis";
 import { sha256Hex } from "../../domain/hash.ts";
+import type { AuthorNamePolicy } from "../../domain/import/author-name.ts";
 import { createInsightParts, type InsightPartsOf } from "../../domain/insights/review-parts.ts";
 import { DEFAULT_PII_POLICY, type PiiPolicy } from "../../domain/pii/policy.ts";
 import type { PublishReview } from "../../domain/publish-reviews.ts";
@@ -94,6 +95,8 @@ export async function analyseWithCache(
   cacheDir: string | undefined,
   /** The contact-details policy `content` was guarded with: a record made under another policy is not reused. */
   piiPolicy: PiiPolicy = DEFAULT_PII_POLICY,
+  /** The author-name policy `content`'s names were written with (nameAuthors), if any: the same rule. */
+  authorNames?: AuthorNamePolicy,
 ): Promise<CachedAnalysis> {
   const verified = content.reviews.filter((r) => r.content.verified);
   const keys = verified.map((r) => keyOf.get(r.file) ?? reviewKey(r.id, JSON.stringify(r.content)));
@@ -111,6 +114,7 @@ export async function analyseWithCache(
       process.versions.unicode,
       content.business,
       piiPolicy,
+      authorNames ?? null,
     ]),
   );
   const path = cacheDir === undefined ? undefined : join(cacheDir, LINE_FILES.analysis);

@@ -2,8 +2,7 @@
 
 import { JSON_FEED_LINK_TYPE } from "../media-types.ts";
 import { newestUpdated } from "../order.ts";
-import { DEFAULT_LANGUAGE } from "../publish-reviews.ts";
-import type { ReviewsDataset } from "../schemas/published.ts";
+import { DEFAULT_LANGUAGE, type ReviewsDataset } from "../schemas/published.ts";
 import { escapeXml as x } from "./escape.ts";
 import {
   FEED_SIZE,

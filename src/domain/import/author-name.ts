@@ -3,6 +3,13 @@
 export const AUTHOR_NAME_POLICIES = ["initial", "first", "full"] as const;
 export type AuthorNamePolicy = (typeof AUTHOR_NAME_POLICIES)[number];
 export const DEFAULT_AUTHOR_NAME_POLICY: AuthorNamePolicy = "initial";
+/**
+ * Which reviews the policy is applied to (AUTHOR_NAME_SCOPE): `import`, the names `npm run import` writes; `all`,
+ * also the names written by hand in content/, applied by the build to what it publishes (the files stay as written).
+ */
+export const AUTHOR_NAME_SCOPES = ["import", "all"] as const;
+export type AuthorNameScope = (typeof AUTHOR_NAME_SCOPES)[number];
+export const DEFAULT_AUTHOR_NAME_SCOPE: AuthorNameScope = "import";
 
 /**
  * `initial`: the first name and the last name's initial ("Marcus Hill" -> "Marcus H."); `first`: the first name;

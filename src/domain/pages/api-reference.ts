@@ -46,7 +46,11 @@ export interface ReferenceOperation {
   description: string;
   parameters: { name: string; in: string; required: boolean; description: string; schema: string; example: string }[];
   requestBody: { type: string; schema: string }[];
-  responses: { status: string; description: string; body: string }[];
+  /**
+   * `example`: the first example of an answer's media types, as text (JSON indented); pages' HTML is left out, and
+   * an answer shared by many operations (a `$ref`) shows it at its first operation only.
+   */
+  responses: { status: string; description: string; body: string; example?: { type: string; text: string } }[];
 }
 
 const METHODS = ["get", "post", "delete"];
@@ -71,6 +75,14 @@ export function schemaText(s: Schema | undefined): string {
   return parts.join(", ");
 }
 
+function exampleOf(content: Record<string, Media> | undefined) {
+  for (const [type, m] of Object.entries(content ?? {})) {
+    if (m.example === undefined || type === "text/html") continue;
+    return { type, text: typeof m.example === "string" ? m.example : JSON.stringify(m.example, null, 2) };
+  }
+  return undefined;
+}
+
 const bodyText = (content: Record<string, Media> | undefined) =>
   Object.entries(content ?? {})
     .map(([type, m]) => `${type}${m.schema ? ` (${schemaText(m.schema)})` : ""}`)
@@ -78,37 +90,40 @@ const bodyText = (content: Record<string, Media> | undefined) =>
 
 /** The document's operations grouped by their first tag, in the document's order of tags and paths. */
 export function referenceSections(doc: OpenApiDocument) {
-  const sections = (doc.tags ?? []).map((t) => ({ ...t, operations: [] as ReferenceOperation[] }));
+  const grouped = (doc.tags ?? []).map((t) => ({ ...t, raw: [] as [string, string, RawOperation][] }));
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const responses = Object.entries(op.responses).map(([status, r]) => {
-        const resolved = r.$ref ? (doc.components.responses?.[r.$ref.split("/").pop() as string] ?? r) : r;
-        return { status, description: sentence(resolved.description ?? ""), body: bodyText(resolved.content) };
-      });
-      const section = sections.find((s) => s.name === op.tags?.[0]) ?? sections[0];
-      section.operations.push({
-        id: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        summary: op.summary ?? "",
-        description: op.description ?? "",
-        parameters: (op.parameters ?? []).map((p) => ({
-          name: p.name,
-          in: p.in,
-          required: Boolean(p.required),
-          description: sentence(p.description ?? ""),
-          schema: schemaText(p.schema),
-          example: shown(p.example ?? (p.schema as { examples?: unknown[] } | undefined)?.examples?.[0]),
-        })),
-        requestBody: Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => ({
-          type,
-          schema: schemaText(m.schema),
-        })),
-        responses,
-      });
+      (grouped.find((s) => s.name === op.tags?.[0]) ?? grouped[0]).raw.push([path, method, op]);
     }
   }
-  return sections.filter((s) => s.operations.length > 0);
+  // In the page's order, so a shared answer's example is shown where a reader meets it first.
+  const shownRefs = new Set<string>();
+  const operation = ([path, method, op]: [string, string, RawOperation]): ReferenceOperation => ({
+    id: op.operationId,
+    method: method.toUpperCase(),
+    path,
+    summary: op.summary ?? "",
+    description: op.description ?? "",
+    parameters: (op.parameters ?? []).map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: Boolean(p.required),
+      description: sentence(p.description ?? ""),
+      schema: schemaText(p.schema),
+      example: shown(p.example ?? (p.schema as { examples?: unknown[] } | undefined)?.examples?.[0]),
+    })),
+    requestBody: Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => ({
+      type,
+      schema: schemaText(m.schema),
+    })),
+    responses: Object.entries(op.responses).map(([status, r]) => {
+      const resolved = r.$ref ? (doc.components.responses?.[r.$ref.split("/").pop() as string] ?? r) : r;
+      const example = r.$ref && shownRefs.has(r.$ref) ? undefined : exampleOf(resolved.content);
+      if (r.$ref) shownRefs.add(r.$ref);
+      return { status, description: sentence(resolved.description ?? ""), body: bodyText(resolved.content), example };
+    }),
+  });
+  return grouped.filter((s) => s.raw.length > 0).map(({ raw, ...tag }) => ({ ...tag, operations: raw.map(operation) }));
 }

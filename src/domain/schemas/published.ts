@@ -4,6 +4,9 @@ import { REDACTED } from "../pii/policy.ts";
 import { Aspect, DateTime, Id, IsoDate, Sentiment } from "./common.ts";
 import { BusinessContent } from "./content.ts";
 
+/** The language a review without one is published with (and the Atom feed's own). */
+export const DEFAULT_LANGUAGE = "en";
+
 export const Business = BusinessContent;
 export type Business = z.infer<typeof Business>;
 
