@@ -1,6 +1,6 @@
 // The MCP Inspector's command line (@modelcontextprotocol/inspector --cli), run as docs/mcp.md gives it, as child
 // processes against one sidecar with its default limits. The Inspector never sends DELETE, so every run leaves a
-// session behind; 50 runs in a row from one address (a tools/list and a tools/call each, 100 sessions, five
+// session behind; 50 runs in a row from one address (tools/list and tools/call in turn, 50 sessions, two and a half
 // times the per-address cap) must all succeed, and the sidecar must answer none of their requests with an error.
 // Also: tools/list in each of the Inspector's protocol eras passes its --strict schema portability check.
 import assert from "node:assert/strict";
@@ -57,7 +57,7 @@ function inspector(args: string[]): Promise<Run> {
   });
 }
 
-/** One tools/call per run, turn by turn over every tool, with the arguments docs/mcp.md shows. */
+/** The tools/call runs, turn by turn over every tool, with the arguments docs/mcp.md shows. */
 const CALLS: string[][] = [
   ["--tool-name", "get_business"],
   ["--tool-name", "search_reviews", "--tool-arg", "query=furnace", "limit=3"],
@@ -66,19 +66,21 @@ const CALLS: string[][] = [
   ["--tool-name", "get_insights", "--tool-arg", "section=summary"],
 ];
 
-test(`the Inspector CLI ${RUNS} times in a row from one address: tools/list and tools/call all succeed`, {
+test(`the Inspector CLI ${RUNS} times in a row from one address: tools/list and tools/call in turn all succeed`, {
   timeout: 30 * 60_000,
 }, async () => {
   assert.deepEqual(CALLS.map((c) => c[1]).sort(), TOOL_LIST.map((t) => t.name).sort(), "every tool has a call");
   const answersBefore = await mcpAnswers(sidecar.url);
   const methodsBefore = await mcpMethods(sidecar.url);
   for (let run = 0; run < RUNS; run++) {
-    const list = await inspector(["--transport", "http", "--method", "tools/list"]);
-    assert.equal(list.code, 0, `run ${run} tools/list:\n${list.stderr}`);
-    const { tools } = JSON.parse(list.stdout) as { tools: { name: string }[] };
-    assert.equal(tools.length, TOOL_LIST.length, `run ${run}`);
-
-    const call = CALLS[run % CALLS.length].map((a) => a.replace("REVIEW_ID", reviewId));
+    if (run % 2 === 0) {
+      const list = await inspector(["--transport", "http", "--method", "tools/list"]);
+      assert.equal(list.code, 0, `run ${run} tools/list:\n${list.stderr}`);
+      const { tools } = JSON.parse(list.stdout) as { tools: { name: string }[] };
+      assert.equal(tools.length, TOOL_LIST.length, `run ${run}`);
+      continue;
+    }
+    const call = CALLS[((run - 1) / 2) % CALLS.length].map((a) => a.replace("REVIEW_ID", reviewId));
     const result = await inspector(["--transport", "http", "--method", "tools/call", ...call]);
     assert.equal(result.code, 0, `run ${run} ${call.join(" ")}:\n${result.stderr}`);
     const parsed = JSON.parse(result.stdout) as { isError?: boolean; structuredContent?: object };
@@ -87,8 +89,8 @@ test(`the Inspector CLI ${RUNS} times in a row from one address: tools/list and 
   }
   const answers = since(answersBefore, await mcpAnswers(sidecar.url));
   const methods = since(methodsBefore, await mcpMethods(sidecar.url));
-  assert.equal(methods.initialize, 2 * RUNS, "one session per Inspector process, none retried");
-  assert.equal(methods["tools/call"], RUNS);
+  assert.equal(methods.initialize, RUNS, "one session per Inspector process, none retried");
+  assert.equal(methods["tools/call"], RUNS / 2);
   // 200s and 202s only, besides the Inspector's probe for an SSE stream (GET /mcp: 405, none is offered).
   assert.deepEqual(
     Object.keys(answers).filter((k) => !["POST 200", "POST 202", "GET 405"].includes(k)),
