@@ -8,6 +8,7 @@ import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
 import { searchPage, searchReviews } from "../../src/domain/search/search-reviews.ts";
 import { foldText } from "../../src/domain/search/text-match.ts";
 import { queryWordKeys, STOP_WORDS, stemWord, wordKeysOfFolded } from "../../src/domain/search/word-fold.ts";
+import { decodeRanks, wordPostings } from "../../src/domain/search/word-postings.ts";
 import { searchBusiness, searchRecord } from "../helpers/search-business.ts";
 
 test("inflections of one word fold to one key", () => {
@@ -137,4 +138,18 @@ test("a words query of only stop words or no words is refused, saying why", () =
       assert.match(out.issues[0].message, /match=words .* at least one word/);
     }
   }
+});
+
+test("word postings keep ranks far apart (gaps of several varint bytes) and every review's weights", () => {
+  const n = 40_000;
+  const at = [0, 1, 127, 128, 129, 16_511, 16_512, 39_999];
+  const folded = Array.from({ length: 2 * n }, () => "");
+  for (const rank of at) folded[2 * rank + 1] = "leak leaks";
+  folded[2 * 128] = "leaking"; // a title word counts 3 times
+  const p = wordPostings(folded, n);
+  assert.equal(Buffer.from(p.keyBytes).toString(), "leak");
+  assert.deepEqual([...decodeRanks(p.rankBytes, 0, p.postingOffsets[1])], at);
+  assert.deepEqual([...p.weights], [2, 2, 2, 5, 2, 2, 2, 2]);
+  assert.equal(p.lengths[128], 5);
+  assert.ok(p.rankBytes.length < 4 * at.length);
 });

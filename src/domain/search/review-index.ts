@@ -8,6 +8,7 @@ import { decodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { encodeReviewIndex } from "./index-writer.ts";
 import { type Bitmap, type Postings, union } from "./sorted-sets.ts";
 import { countOccurrences } from "./text-match.ts";
+import { decodeRanks } from "./word-postings.ts";
 
 export interface ReviewIndex {
   readonly count: number;
@@ -43,7 +44,7 @@ export interface ReviewIndex {
    * their folded text, far cheaper than asking rank by rank when many of them are asked.
    */
   relevanceOfRange(foldedQuery: Buffer, lo: number, hi: number): Int32Array;
-  /** The reviews holding a word key (word-fold.ts), ascending, with its weighted count in each; none: empty lists. */
+  /** The reviews holding a word key (word-fold.ts), ascending (decoded afresh), with its weighted count in each; none: empty lists. */
   word(key: string): WordList;
   /** Each review's weighted word count, by rank (word-postings.ts), and their mean: BM25's lengths. */
   readonly wordLengths: Uint32Array;
@@ -135,7 +136,8 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
   const wordKeyBytes = f.u8("wordKeyBytes");
   const wordKeys = Buffer.from(wordKeyBytes.buffer, wordKeyBytes.byteOffset, wordKeyBytes.byteLength);
   const wordPostingOffsets = f.u32("wordPostingOffsets");
-  const wordRanks = f.i32("wordRanks");
+  const wordRankByteOffsets = f.u32("wordRankByteOffsets");
+  const wordRankBytes = f.u8("wordRankBytes");
   const wordWeights = f.u8("wordWeights");
   const techLookup = catalogLookup(business.technicians);
   const serviceLookup = catalogLookup(business.services);
@@ -238,7 +240,10 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
         if (c === 0) {
           const from = wordPostingOffsets[mid];
           const to = wordPostingOffsets[mid + 1];
-          return { ranks: wordRanks.subarray(from, to), weights: wordWeights.subarray(from, to) };
+          return {
+            ranks: decodeRanks(wordRankBytes, wordRankByteOffsets[mid], to - from),
+            weights: wordWeights.subarray(from, to),
+          };
         }
         if (c < 0) lo = mid + 1;
         else hi = mid;

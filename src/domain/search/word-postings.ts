@@ -11,9 +11,15 @@ export interface WordPostings {
   /** The word keys as UTF-8, sorted bytewise (Buffer.compare), key k at keyBytes[keyOffsets[k], keyOffsets[k+1]). */
   keyBytes: Uint8Array;
   keyOffsets: Uint32Array;
-  /** Key k's postings are ranks[postingOffsets[k], postingOffsets[k+1]), ascending, with their weights. */
+  /** Key k is in postingOffsets[k+1] - postingOffsets[k] reviews; its weights start at postingOffsets[k]. */
   postingOffsets: Uint32Array;
-  ranks: Int32Array;
+  /**
+   * Key k's ranks, ascending, at rankBytes[rankByteOffsets[k], rankByteOffsets[k+1]): each the gap from the one
+   * before (from -1 for the first) less one, as an unsigned LEB128 varint. A frequent word's gaps are small, so
+   * most ranks take one byte instead of four.
+   */
+  rankBytes: Uint8Array;
+  rankByteOffsets: Uint32Array;
   /** TITLE_WEIGHT x count in the title + count in the text, at most MAX_WEIGHT. */
   weights: Uint8Array;
   /** Each review's weighted word count (stop words left out), by rank. */
@@ -95,5 +101,48 @@ export function wordPostings(folded: readonly string[], n: number): WordPostings
       weights[at] = pairs[2 * i + 1];
     }
   }
-  return { keyBytes, keyOffsets, postingOffsets, ranks, weights, lengths };
+  const { rankBytes, rankByteOffsets } = encodeRanks(ranks, postingOffsets);
+  return { keyBytes, keyOffsets, postingOffsets, rankBytes, rankByteOffsets, weights, lengths };
+}
+
+/** Each list of `ranks` (split at `offsets`) as varint gaps (WordPostings.rankBytes). */
+function encodeRanks(ranks: Int32Array, offsets: Uint32Array) {
+  const lists = offsets.length - 1;
+  const rankByteOffsets = new Uint32Array(lists + 1);
+  const bytes = new Uint8Array(5 * ranks.length);
+  let at = 0;
+  for (let k = 0; k < lists; k++) {
+    let previous = -1;
+    for (let i = offsets[k]; i < offsets[k + 1]; i++) {
+      let gap = ranks[i] - previous - 1;
+      previous = ranks[i];
+      while (gap >= 0x80) {
+        bytes[at++] = (gap & 0x7f) | 0x80;
+        gap >>>= 7;
+      }
+      bytes[at++] = gap;
+    }
+    rankByteOffsets[k + 1] = at;
+  }
+  return { rankBytes: bytes.slice(0, at), rankByteOffsets };
+}
+
+/** The `count` ranks varint-encoded in bytes[from, ...) (encodeRanks' format), ascending. */
+export function decodeRanks(bytes: Uint8Array, from: number, count: number): Int32Array {
+  const ranks = new Int32Array(count);
+  let at = from;
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    let gap = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = bytes[at++];
+      gap |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    previous += gap + 1;
+    ranks[i] = previous;
+  }
+  return ranks;
 }

@@ -18,25 +18,36 @@ export interface WordMatches {
   scores: Int32Array;
 }
 
-/** First position >= `from` whose value is >= x: galloping, so a long list is skipped through in few steps. */
-function gallop(length: number, at: (i: number) => number, from: number, x: number): number {
-  if (from >= length || at(from) >= x) return from;
+/** First position >= `from` of `list` whose value is >= x: galloping, so a long list is skipped through in few steps. */
+function gallop(list: Int32Array, from: number, x: number): number {
+  const length = list.length;
+  if (from >= length || list[from] >= x) return from;
   let step = 1;
   let lo = from;
   let hi = from + 1;
-  while (hi < length && at(hi) < x) {
+  while (hi < length && list[hi] < x) {
     lo = hi;
     step *= 2;
     hi = from + step;
   }
   hi = Math.min(hi, length);
-  // at(lo) < x, and at(hi) >= x or hi === length.
+  // list[lo] < x, and list[hi] >= x or hi === length.
   while (lo + 1 < hi) {
     const mid = (lo + hi) >>> 1;
-    if (at(mid) < x) lo = mid;
+    if (list[mid] < x) lo = mid;
     else hi = mid;
   }
   return hi;
+}
+
+/** The candidates as a typed array, or as [first, last] when they are every rank between (no filter). */
+function candidateSet(candidates: RankList): Int32Array | [number, number] {
+  const n = candidates.length;
+  if (n === 0) return [0, -1];
+  const first = candidates.at(0);
+  const last = candidates.at(n - 1);
+  if (last - first === n - 1) return [first, last];
+  return Int32Array.from({ length: n }, (_, i) => candidates.at(i));
 }
 
 /**
@@ -55,18 +66,25 @@ export function wordMatches(index: ReviewIndex, keys: readonly string[], candida
   const positions = new Int32Array(lists.length);
   const lengths = index.wordLengths;
   const average = index.wordLengthAverage || 1;
-  const candidateAt = (i: number) => candidates.at(i);
+  const allowed = candidateSet(candidates);
+  const range = Array.isArray(allowed) ? allowed : undefined;
+  const listed = Array.isArray(allowed) ? undefined : allowed;
   let c = 0;
   let found = 0;
   outer: for (let i = 0; i < shortest.length; i++) {
     const rank = shortest[i];
-    c = gallop(candidates.length, candidateAt, c, rank);
-    if (c === candidates.length) break;
-    if (candidates.at(c) !== rank) continue;
+    if (range) {
+      if (rank < range[0]) continue;
+      if (rank > range[1]) break;
+    } else if (listed) {
+      c = gallop(listed, c, rank);
+      if (c === listed.length) break;
+      if (listed[c] !== rank) continue;
+    }
     positions[order[0]] = i;
     for (let k = 1; k < order.length; k++) {
       const list = lists[order[k]].ranks;
-      const p = gallop(list.length, (j) => list[j], positions[order[k]], rank);
+      const p = gallop(list, positions[order[k]], rank);
       positions[order[k]] = p;
       if (p === list.length) break outer;
       if (list[p] !== rank) continue outer;
