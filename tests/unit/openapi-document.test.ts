@@ -99,6 +99,6 @@ test("the search documents match: its two values, the default and how words diff
   const match = parameters.find((p) => p.name === "match") as { schema: { enum?: string[] }; description?: string };
   assert.deepEqual(match.schema.enum, ["substring", "words"]);
   assert.match(match.description ?? "", /substring \(default\)/);
-  assert.match(match.description ?? "", /any order/);
+  assert.match(match.description ?? "", /words: all its words, any order/);
   assert.match(match.description ?? "", /BM25/);
 });

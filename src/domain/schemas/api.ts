@@ -58,10 +58,10 @@ export const SearchParams = z
       .max(QUERY_MAX_LENGTH)
       .optional()
       .describe(
-        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); with match=words, words that must all occur",
+        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); see match",
       ),
     match: SearchMatch.optional().describe(
-      "substring (default): query as one piece of text. words: every word of query in the title or text, in any order, plurals, -ed and -ing folded (heaters finds heater); stop words (the, of, on…) left out, a query of only those is refused; relevance is BM25, title words counted 3 times",
+      "substring (default): query as one text. words: all its words, any order, plurals, -ed, -ing folded, stop words (the, of…) ignored; BM25 relevance",
     ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, name or alias, any case"),
