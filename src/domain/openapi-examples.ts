@@ -21,6 +21,7 @@ function parameterExample(path: string, p: Parameter, business: Business, review
     "query:rating": 5,
     "query:min_rating": 4,
     "query:query": "on time",
+    "query:match": "words",
     "query:mentions_technician": first(business.technicians)?.id,
     "query:mentions_service": first(business.services)?.id,
     "query:mentions_area": first(business.service_areas)?.id,

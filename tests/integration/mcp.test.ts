@@ -145,7 +145,17 @@ for (const mode of MODES) {
           min_rating: fc.constantFrom(1, 3.5, 5),
           since: fc.constantFrom("2023-01-01", "2025-06-30", "2024-02-30"),
           until: fc.constantFrom("2024-12-31", "2026-12-31"),
-          query: fc.constantFrom("on time", "PRICE", "é", "zzz"),
+          query: fc.constantFrom(
+            "on time",
+            "PRICE",
+            "é",
+            "zzz",
+            "water heater",
+            "heater water",
+            "Furnace late",
+            "the of",
+          ),
+          match: fc.constantFrom("substring", "words", "phrase"),
           mentions_technician: fc.constantFrom("Tess", "marcus-delgado", "nobody"),
           mentions_service: fc.constantFrom("ac-repair", "DRAIN-CLEANING"),
           limit: fc.integer({ min: 0, max: 30 }),
@@ -180,6 +190,31 @@ for (const mode of MODES) {
         }),
         { numRuns: 60 },
       );
+    });
+
+    test("match=words: both word orders give the same reviews on REST and MCP; no words is a 400 and an isError", async () => {
+      const rest = async (q: string) =>
+        (await fetch(`${sidecar.url}/api/reviews/search?${new URLSearchParams(q)}`)).json();
+      const water = await rest("query=water heater&match=words&limit=100");
+      const heater = await rest("query=heater WATERS&match=words&limit=100");
+      assert.ok(water.total > 0);
+      assert.deepEqual(heater.reviews, water.reviews);
+      // An MCP page stops short of its limit when its reviews are long: it is the start of the REST page.
+      const mcp = (await call("search_reviews", { query: "heater water", match: "words", limit: 100 }))
+        .structuredContent as { total: number; reviews: unknown[] };
+      assert.equal(mcp.total, water.total);
+      assert.ok(mcp.reviews.length > 0);
+      assert.deepEqual(mcp.reviews, water.reviews.slice(0, mcp.reviews.length));
+      // The literal text finds only the reviews that say it in this order.
+      const substring = await rest("query=heater water&limit=100");
+      assert.ok(substring.total < water.total);
+      const wordless = await fetch(`${sidecar.url}/api/reviews/search?query=the+of&match=words`);
+      assert.equal(wordless.status, 400);
+      const issues = await wordless.json();
+      assert.equal(issues.issues[0].code, "no_words");
+      const refused = await call("search_reviews", { query: "the of", match: "words" });
+      assert.equal(refused.isError, true);
+      assert.deepEqual(JSON.parse(refused.content[0].text), issues);
     });
 
     test("technicians, services and areas by id, name or alias in any case; a near miss names the entry", async () => {

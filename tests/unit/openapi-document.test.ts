@@ -176,3 +176,12 @@ test("no placeholder bounds and no $schema inside the document", () => {
   assert.ok(!text.includes(String(Number.MAX_SAFE_INTEGER)));
   assert.ok(!text.includes('"$schema"'));
 });
+
+test("the search documents match: its two values, the default and how words differ from a substring", () => {
+  const parameters = doc.paths["/api/reviews/search"].get.parameters ?? [];
+  const match = parameters.find((p) => p.name === "match") as { schema: { enum?: string[] }; description?: string };
+  assert.deepEqual(match.schema.enum, ["substring", "words"]);
+  assert.match(match.description ?? "", /substring \(default\)/);
+  assert.match(match.description ?? "", /words: all its words, any order/);
+  assert.match(match.description ?? "", /BM25/);
+});

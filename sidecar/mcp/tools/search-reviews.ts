@@ -26,14 +26,11 @@ export const searchReviewsTool = defineTool({
   name: "search_reviews",
   title: "Search reviews",
   description:
-    "Searches verified reviews; the same parameters and results as GET /api/reviews/search. Filters combine with AND: rating (exact 1-5), min_rating, since/until (YYYY-MM-DD, inclusive), query (case-insensitive text), mentions_technician, mentions_service, mentions_area (id, name or alias from get_business, any case; an unknown one is an error naming the nearest), aspect + aspect_polarity (e.g. cleanliness, negative). sort: newest (default), oldest, highest, lowest, relevance (default with query). Returns {total, count, limit, reviews, next_cursor}; pass next_cursor as cursor, with the same filters, for the next page. limit 1-100, default 20; a page holds fewer when the reviews are long (about 28 KB of reviews at most), and next_cursor goes on from there. view=compact: id, rating, date, title, excerpt and aspects of each (get_review for a whole record).",
+    "Searches verified reviews; the same parameters and results as GET /api/reviews/search. Filters combine with AND: rating (exact 1-5), min_rating, since/until (YYYY-MM-DD, inclusive), query (case-insensitive text; match=words: all words, any order), mentions_technician, mentions_service, mentions_area (id, name or alias from get_business, any case; an unknown one is an error naming the nearest), aspect + aspect_polarity (e.g. cleanliness, negative). sort: newest (default), oldest, highest, lowest, relevance (default with query). Returns {total, count, limit, reviews, next_cursor}; pass next_cursor as cursor, with the same filters, for the next page. limit 1-100, default 20; a page holds fewer when the reviews are long (about 28 KB of reviews at most), and next_cursor goes on from there. view=compact: id, rating, date, title, excerpt and aspects of each (get_review for a whole record).",
   input: SearchToolParams,
   output: SearchToolResult,
   run: (snapshot, args, reviewBytes) => {
     const { index } = snapshot;
-    const unknown = unknownNameIssues(snapshot.dataset.business, args, resolvedBy(index));
-    // REST answers an empty result for an unknown name (SPEC); an agent is told what exists instead.
-    if (unknown.length > 0) return { ok: false, issues: unknown };
     const { view, ...params } = args;
     const page = searchPage(
       snapshot.index,
@@ -41,7 +38,11 @@ export const searchReviewsTool = defineTool({
       searchMemoOf(snapshot),
       view === "compact" ? 4 * reviewBytes : reviewBytes,
     );
+    // What REST refuses with a 400 (a bad cursor, a words query without words) is refused first, the same way.
     if (!page.ok) return page;
+    const unknown = unknownNameIssues(snapshot.dataset.business, args, resolvedBy(index));
+    // REST answers an empty result for an unknown name (SPEC); an agent is told what exists instead.
+    if (unknown.length > 0) return { ok: false, issues: unknown };
     if (view === "compact")
       return { ok: true, value: { ...page.envelope, reviews: page.ranks.map((r) => compactReview(index.review(r))) } };
     // The REST answer's bytes: both the text block and the structured value come from them.

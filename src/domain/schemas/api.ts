@@ -7,6 +7,11 @@ export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 export const QUERY_MAX_LENGTH = 200;
 
+/** How `query` matches: SPEC's substring (the default), or every word in any order (match=words). */
+export const SEARCH_MATCHES = ["substring", "words"] as const;
+export const SearchMatch = z.enum(SEARCH_MATCHES);
+export type SearchMatch = z.infer<typeof SearchMatch>;
+
 /** Result orders; without `sort` the order is `relevance` when there is a query, `newest` otherwise. */
 export const SEARCH_SORTS = ["newest", "oldest", "highest", "lowest", "relevance"] as const;
 export const SearchSort = z.enum(SEARCH_SORTS);
@@ -53,8 +58,11 @@ export const SearchParams = z
       .max(QUERY_MAX_LENGTH)
       .optional()
       .describe(
-        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez)",
+        "Substring of the title or text, ignoring case and diacritics (both sides NFKC-normalised, lowercased, combining marks removed: Martinez finds Martínez); see match",
       ),
+    match: SearchMatch.optional().describe(
+      "substring (default): query as one text. words: all its words, any order, plurals, -ed, -ing folded, stop words (the, of…) ignored; BM25 relevance",
+    ),
     mentions_technician: name.optional().describe("Technician id, name or alias, any case"),
     mentions_service: name.optional().describe("Service id, name or alias, any case"),
     mentions_area: name.optional().describe("Service area id, name or alias, any case"),

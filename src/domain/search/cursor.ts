@@ -15,6 +15,8 @@ export type SearchFilters = Omit<SearchParams, "limit" | "cursor">;
 /** `p` without a page's limit and cursor. */
 export function filtersOf(p: SearchFilters): SearchFilters {
   const { limit: _limit, cursor: _cursor, ...filters } = p as Partial<SearchParams>;
+  // The default said out loud is the same filter set (one memo entry, cursors valid for both).
+  if (filters.match === "substring") delete filters.match;
   return filters;
 }
 

@@ -7,7 +7,7 @@
 /** Where the build writes the index, relative to DIST_DIR (also its URL path in the manifest). */
 export const INDEX_FILE = "search-index.bin";
 /** Bumped on every change of the layout or of what a section means (text folding included). */
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 const MAGIC = 0x49535652; // "RVSI" read as a little-endian u32
 
 export type SectionArray = Int32Array | Uint32Array | Float64Array | Uint8Array;

@@ -6,6 +6,7 @@ import { encodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { dayNumber } from "./index-keys.ts";
 import { foldText } from "./text-match.ts";
 import { trigramPostings } from "./trigram-postings.ts";
+import { wordPostings } from "./word-postings.ts";
 
 /** Posting lists for keys 0..keys-1, each ascending, as one offsets column and one data column. */
 /** Every (aspect, polarity) pair, in the order the index keeps their postings. */
@@ -204,6 +205,9 @@ export function encodeIndexColumns(
   for (let i = 0; i < folded.length; i++) foldedOffsets[i + 1] = foldedOffsets[i] + Buffer.byteLength(folded[i]);
 
   const grams = trigramPostings(folded, n);
+  const words = wordPostings(folded, n);
+  let wordTotal = 0;
+  for (let rank = 0; rank < n; rank++) wordTotal += words.lengths[rank];
 
   return encodeIndexFile(
     {
@@ -215,6 +219,7 @@ export function encodeIndexColumns(
       services: serviceIds,
       areas: catalog.areas,
       aspect_keys: aspectKeys,
+      word_length_average: n === 0 ? 0 : wordTotal / n,
     },
     {
       reviewOffsets,
@@ -241,6 +246,13 @@ export function encodeIndexColumns(
       trigramData: grams.data,
       foldedOffsets,
       foldedBytes,
+      wordKeyOffsets: words.keyOffsets,
+      wordKeyBytes: words.keyBytes,
+      wordPostingOffsets: words.postingOffsets,
+      wordRankByteOffsets: words.rankByteOffsets,
+      wordRankBytes: words.rankBytes,
+      wordWeights: words.weights,
+      wordLengths: words.lengths,
     },
   );
 }

@@ -8,6 +8,7 @@ import { decodeIndexFile, IndexFormatError } from "./index-format.ts";
 import { encodeReviewIndex } from "./index-writer.ts";
 import { type Bitmap, type Postings, union } from "./sorted-sets.ts";
 import { countOccurrences } from "./text-match.ts";
+import { decodeRanks } from "./word-postings.ts";
 
 export interface ReviewIndex {
   readonly count: number;
@@ -43,12 +44,23 @@ export interface ReviewIndex {
    * their folded text, far cheaper than asking rank by rank when many of them are asked.
    */
   relevanceOfRange(foldedQuery: Buffer, lo: number, hi: number): Int32Array;
+  /** The reviews holding a word key (word-fold.ts), ascending (decoded afresh), with its weighted count in each; none: empty lists. */
+  word(key: string): WordList;
+  /** Each review's weighted word count, by rank (word-postings.ts), and their mean: BM25's lengths. */
+  readonly wordLengths: Uint32Array;
+  readonly wordLengthAverage: number;
   resolveTechnician(ref: string): string | undefined;
   resolveService(ref: string): string | undefined;
   resolveArea(ref: string): string | undefined;
 }
 
+export interface WordList {
+  ranks: Int32Array;
+  weights: Uint8Array;
+}
+
 const EMPTY = new Int32Array(0);
+const NO_WORD: WordList = { ranks: EMPTY, weights: new Uint8Array(0) };
 
 /**
  * Where a page that starts at position `start` ends: at `stop`, or earlier once the JSON of its reviews
@@ -98,6 +110,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     services: string[];
     areas: string[];
     aspect_keys: string[];
+    word_length_average: number;
   };
   if (meta.reviews_json_size !== reviewsJson.length)
     throw new IndexFormatError("was written for another reviews.json (sizes differ): the build is inconsistent");
@@ -119,6 +132,13 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
   const foldedBuffer = Buffer.from(folded.buffer, folded.byteOffset, folded.byteLength);
   const reviewBytes = (rank: number) => reviewsJson.subarray(reviewOffsets[rank], reviewOffsets[rank + 1] - 1);
   const aspectPostings = keyed(meta.aspect_keys, f.u32("aspectOffsets"), f.i32("aspectData"));
+  const wordKeyOffsets = f.u32("wordKeyOffsets");
+  const wordKeyBytes = f.u8("wordKeyBytes");
+  const wordKeys = Buffer.from(wordKeyBytes.buffer, wordKeyBytes.byteOffset, wordKeyBytes.byteLength);
+  const wordPostingOffsets = f.u32("wordPostingOffsets");
+  const wordRankByteOffsets = f.u32("wordRankByteOffsets");
+  const wordRankBytes = f.u8("wordRankBytes");
+  const wordWeights = f.u8("wordWeights");
   const techLookup = catalogLookup(business.technicians);
   const serviceLookup = catalogLookup(business.services);
   const areaLookup = catalogLookup(business.service_areas);
@@ -210,6 +230,28 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
       }
       return scores;
     },
+    word(key) {
+      const target = Buffer.from(key);
+      let lo = 0;
+      let hi = wordKeyOffsets.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const c = Buffer.compare(wordKeys.subarray(wordKeyOffsets[mid], wordKeyOffsets[mid + 1]), target);
+        if (c === 0) {
+          const from = wordPostingOffsets[mid];
+          const to = wordPostingOffsets[mid + 1];
+          return {
+            ranks: decodeRanks(wordRankBytes, wordRankByteOffsets[mid], to - from),
+            weights: wordWeights.subarray(from, to),
+          };
+        }
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return NO_WORD;
+    },
+    wordLengths: f.u32("wordLengths"),
+    wordLengthAverage: meta.word_length_average,
     resolveTechnician: (ref) => techLookup(ref.trim()),
     resolveService: (ref) => serviceLookup(ref.trim()),
     resolveArea: (ref) => areaLookup(ref.trim()),

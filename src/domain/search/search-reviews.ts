@@ -23,6 +23,8 @@ import {
   union,
 } from "./sorted-sets.ts";
 import { foldText } from "./text-match.ts";
+import { queryWordKeys } from "./word-fold.ts";
+import { byScore, wordMatches } from "./word-search.ts";
 
 /** First rank whose date is <= `day` in newest-first order (dates descending). */
 function firstRankOnOrBefore(dates: Int32Array, day: number): number {
@@ -116,6 +118,7 @@ export interface SearchMemo {
 const DENSE_SPAN_PER_CANDIDATE = 16;
 
 function orderedMatches(index: ReviewIndex, p: SearchFilters): Ordered {
+  if (p.match === "words" && p.query !== undefined) return orderedWordMatches(index, p, queryWordKeys(p.query));
   const filters = filtersOf(p);
   const q = p.query === undefined ? undefined : foldText(p.query);
   let candidates = candidateRanks(index, p, q);
@@ -142,6 +145,36 @@ function orderedMatches(index: ReviewIndex, p: SearchFilters): Ordered {
     sortedScores[at] = scores[i];
   }
   return { filters, ordered: listOf(sortedRanks), scoreAt: (i) => sortedScores[i], size: Math.max(1, found) };
+}
+
+/** match=words: the structured filters as for a substring, then the word postings instead of the text. */
+function orderedWordMatches(index: ReviewIndex, p: SearchFilters, keys: string[]): Ordered {
+  const filters = filtersOf(p);
+  let candidates = keys.length === 0 ? EMPTY : candidateRanks(index, p, undefined);
+  if (p.aspect !== undefined || p.aspect_polarity !== undefined)
+    candidates = listOf(withAspect(index, candidates, p.aspect, p.aspect_polarity));
+  const matches =
+    candidates.length === 0
+      ? { ranks: new Int32Array(0), scores: new Int32Array(0) }
+      : wordMatches(index, keys, candidates);
+  const sort = sortOf(p);
+  if (sort !== "relevance") {
+    const { ordered, primaryAt } = orderRanks(index, listOf(matches.ranks), sort);
+    return { filters, ordered, scoreAt: primaryAt, size: Math.max(1, ordered.length) };
+  }
+  const { ranks, scores } = byScore(matches);
+  return { filters, ordered: listOf(ranks), scoreAt: (i) => scores[i], size: Math.max(1, ranks.length) };
+}
+
+/** Why a words query finds nothing to look for, or undefined when it has words. */
+function wordlessQuery(p: SearchFilters): Issue | undefined {
+  if (p.match !== "words" || p.query === undefined || queryWordKeys(p.query).length > 0) return undefined;
+  return {
+    path: ["query"],
+    code: "no_words",
+    message:
+      "with match=words the query needs at least one word that is not a stop word (such as the, of, on, to); use match=substring to find it as text",
+  };
 }
 
 /** The candidates whose folded title or text contains `q`, in rank order, with their relevance. */
@@ -189,6 +222,8 @@ export function searchPage(
   memo?: SearchMemo,
   maxBytes = Number.POSITIVE_INFINITY,
 ): SearchPage {
+  const wordless = wordlessQuery(p);
+  if (wordless) return { ok: false, issues: [wordless] };
   const fingerprint = filterFingerprint(p);
   let after: SortKey | undefined;
   if (p.cursor !== undefined) {
