@@ -43,6 +43,7 @@ export function searchFields(business: Business): SearchField[] {
     { name: "until", label: "To date", input: { type: "date" } },
     { name: "mentions_technician", label: "Technician", options: business.technicians.map((t) => [t.id, t.name]) },
     { name: "mentions_service", label: "Service", options: business.services.map((s) => [s.id, s.name]) },
+    { name: "mentions_area", label: "Area", options: business.service_areas.map((a) => [a.id, a.name]) },
     { name: "aspect", label: "Topic", options: ASPECTS.map((a) => [a, ASPECT_LABELS[a]]) },
     {
       name: "aspect_polarity",

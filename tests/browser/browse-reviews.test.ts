@@ -1,5 +1,5 @@
 // /reviews/ with the search's filters and sorts, in Chromium with JavaScript on and off, against an oracle over the
-// published reviews.json; every aspect link of the home, technician and service pages lands on reviews that carry
+// published reviews.json; every aspect link of the home, technician, service and area pages lands on reviews that carry
 // that aspect with that polarity, the quote marked; the aspect bars stay readable at phone widths.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -60,6 +60,7 @@ function oracle(p: Record<string, string>): string[] {
         (p.rating === undefined || r.rating === Number(p.rating)) &&
         (p.mentions_technician === undefined || r.mentions.technicians.includes(p.mentions_technician)) &&
         (p.mentions_service === undefined || r.mentions.services.includes(p.mentions_service)) &&
+        (p.mentions_area === undefined || r.mentions.service_areas.includes(p.mentions_area)) &&
         ((p.aspect === undefined && p.aspect_polarity === undefined) ||
           r.aspects.some(
             (a) =>
@@ -69,6 +70,15 @@ function oracle(p: Record<string, string>): string[] {
     )
     .sort(ORDERS[p.sort ?? "newest"])
     .map((r) => r.id);
+}
+
+/** The service area most reviews mention, so that its page has aspect bars to follow. */
+function busiestArea(): string {
+  const counts = new Map<string, number>();
+  for (const r of dataset.reviews) for (const a of r.mentions.service_areas) counts.set(a, (counts.get(a) ?? 0) + 1);
+  const [best] = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  assert.ok(best, "the sample's reviews mention a service area");
+  return best[0];
 }
 
 const ids = (page: Page) =>
@@ -92,6 +102,7 @@ describe("filters and sorts of /reviews/", () => {
   const cases = (): Record<string, string>[] => {
     const tech = dataset.business.technicians[0].id;
     const service = dataset.business.services[0].id;
+    const area = busiestArea();
     return [
       { sort: "newest", limit: "40" },
       { sort: "oldest", limit: "40" },
@@ -101,6 +112,7 @@ describe("filters and sorts of /reviews/", () => {
       { aspect: "communication", sort: "oldest", limit: "5" },
       { aspect_polarity: "positive", mentions_technician: tech, sort: "lowest", limit: "6" },
       { mentions_service: service, aspect: "price_value", sort: "highest" },
+      { mentions_area: area, aspect_polarity: "negative", sort: "oldest", limit: "7" },
     ];
   };
 
@@ -161,13 +173,20 @@ describe("filters and sorts of /reviews/", () => {
   });
 });
 
-test("every aspect link on the home, technician and service pages lands on reviews with that aspect and polarity, quote marked", async () => {
+test("every aspect link on the home, technician, service and area pages lands on reviews with that aspect and polarity, quote marked", async () => {
   const page = await withoutJs.newPage();
   const tech = dataset.business.technicians[0].id;
   const service = dataset.business.services[0].id;
+  const area = busiestArea();
   const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
   let followed = 0;
-  for (const path of ["/", `/technicians/${tech}/`, `/services/${service}/`]) {
+  const entityOf: Record<string, "technicians" | "services" | "service_areas"> = {
+    technicians: "technicians",
+    services: "services",
+    areas: "service_areas",
+  };
+  const pathsFollowed = new Set<string>();
+  for (const path of ["/", `/technicians/${tech}/`, `/services/${service}/`, `/areas/${area}/`]) {
     await page.goto(`${origin}${path}`);
     const links = await page
       .locator("[data-testid=aspect-bars] a[data-polarity]")
@@ -185,17 +204,19 @@ test("every aspect link on the home, technician and service pages lands on revie
         const matching = r.aspects.filter((a) => a.aspect === aspect && a.polarity === polarity);
         assert.ok(matching.length > 0, `${id} has ${aspect} ${polarity} (${link})`);
         if (path !== "/") {
-          const key = path.startsWith("/technicians/") ? "technicians" : "services";
-          assert.ok(r.mentions[key].includes(path.split("/")[2]), `${id} mentions the page's entity`);
+          const [, kind, entity] = path.split("/");
+          assert.ok(r.mentions[entityOf[kind]].includes(entity), `${id} mentions the page's entity`);
         }
         const marks = await page.locator(`article[data-id="${id}"] .text mark`).allInnerTexts();
         const inText = matching.filter((a) => r.text.includes(a.quote)).map((a) => a.quote);
         for (const quote of inText) assert.ok(marks.includes(quote), `${id}: "${quote}" is marked`);
       }
       followed++;
+      pathsFollowed.add(path);
     }
   }
   assert.ok(followed >= 6);
+  assert.equal(pathsFollowed.size, 4, "every page type's bars were followed");
   await page.close();
 });
 

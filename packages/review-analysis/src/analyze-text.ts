@@ -446,10 +446,7 @@ const combinerInputs = new Float64Array(COMBINER_FEATURES.length);
  */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
   const analysis = analyzeInContext(parts, neutral);
-  // A review of one clause is its own context: its quotes read alone say what they say in it.
-  const written = parts.filter((p) => p.trim() !== "");
-  if (written.length === 1 && analysis.aspects.every((a) => a.quote === written[0].trim())) return analysis;
-  return { ...analysis, aspects: selfEvident(analysis.aspects, neutral) };
+  return { ...analysis, aspects: shownAspects(analysis, parts, neutral) };
 }
 
 function analyzeInContext(parts: readonly string[], neutral: ReadonlySet<string>): TextAnalysis {
@@ -462,23 +459,38 @@ function analyzeInContext(parts: readonly string[], neutral: ReadonlySet<string>
 }
 
 const OPPOSITE: Partial<Record<string, string>> = { positive: "negative", negative: "positive" };
+// A quote that opens with a condition judges nothing by itself ("If you want a company that returns calls, keep
+// looking."): its polarity lives in the rest of the review.
+const CONDITIONAL = /^\s*(?:if|unless|whether)\b/i;
 
 /**
- * The aspects whose quote, read alone, says the same of the same aspect, and as a whole does not say the opposite.
- * A reader sees the quote beside the chip: where the review around it changed the reading (a long review's tone
- * flipping a clause), the engine abstains rather than show a chip its own words contradict.
+ * The aspects a reader may be shown: the engine abstains rather than show a chip its own readings dispute or its
+ * quote does not carry.
+ * - The review as a whole must not carry the opposite label. A wholly negative review with a praising chip (or the
+ *   reverse) means one of the two readings is wrong, and the chip is the one that misleads: a concession ("Not
+ *   cheap, but..."), a problem told as a story, sarcasm, another company's failing read as a judgement.
+ * - The quote, read alone, must not say the opposite: neither as a whole nor of that aspect. A long review's tone
+ *   can flip a clause; a reader judges the chip by the quote beside it.
+ * - The quote alone must carry the chip: it names the aspect, or it leans the chip's way. A quote that carries no
+ *   polarity alone, or opens with a condition, shows the reader nothing to trust.
  */
-function selfEvident(aspects: readonly AspectMention[], neutral: ReadonlySet<string>): AspectMention[] {
+function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral: ReadonlySet<string>): AspectMention[] {
+  const written = parts.filter((p) => p.trim() !== "");
   const alone = new Map<string, TextAnalysis>();
-  return aspects.filter((a) => {
+  // A review of one clause is its own context: its quote read alone is the review.
+  if (written.length === 1) alone.set(written[0].trim(), analysis);
+  return analysis.aspects.filter((a) => {
+    const opposite = OPPOSITE[a.polarity];
+    if (opposite === undefined) return true;
+    if (analysis.overall === opposite || CONDITIONAL.test(a.quote)) return false;
     let read = alone.get(a.quote);
     if (!read) {
       read = analyzeInContext([a.quote], neutral);
       alone.set(a.quote, read);
     }
-    return (
-      read.sentiment.label !== OPPOSITE[a.polarity] &&
-      read.aspects.some((b) => b.aspect === a.aspect && b.polarity === a.polarity)
-    );
+    if (read.overall === opposite) return false;
+    const own = read.aspects.filter((b) => b.aspect === a.aspect);
+    if (own.some((b) => b.polarity === opposite)) return false;
+    return own.length > 0 || read.sentiment.label === a.polarity;
   });
 }

@@ -143,6 +143,46 @@ describe("properties", () => {
   });
 });
 
+describe("chips a reader is shown", () => {
+  const OPPOSITE: Record<string, string> = { positive: "negative", negative: "positive" };
+  const texts = async () => parseJsonl(await readEvalFile("dev.jsonl"), "eval/dev.jsonl").map((i) => i.text);
+
+  test("no chip says the opposite of the whole review's label, or of its own quote read alone", async () => {
+    let chips = 0;
+    for (const text of await texts()) {
+      const { overall, aspects } = analyzeText([text]);
+      for (const a of aspects) {
+        chips++;
+        assert.notEqual(overall, OPPOSITE[a.polarity], `${a.aspect} ${a.polarity} in a ${overall} review: ${text}`);
+        const alone = analyzeText([a.quote]);
+        assert.notEqual(alone.overall, OPPOSITE[a.polarity], `"${a.quote}" alone is ${alone.overall}`);
+        assert.ok(
+          !alone.aspects.some((b) => b.aspect === a.aspect && b.polarity === OPPOSITE[a.polarity]),
+          `"${a.quote}" alone gives ${a.aspect} the opposite polarity`,
+        );
+      }
+    }
+    assert.ok(chips > 300, `${chips} chips`);
+  });
+
+  test("a quote that opens with a condition is no chip", () => {
+    const text = "If you need a plumber who shows up on time, look elsewhere. We waited all day and nobody came.";
+    assert.ok(!analyzeText([text]).aspects.some((a) => /^\s*if\b/i.test(a.quote)), "no conditional quote");
+  });
+
+  test("a concession in a wholly negative review is no praising chip", () => {
+    const text =
+      "The technician was polite, I will give him that. The repair failed twice in a week, the office stopped answering, and we paid $600 for nothing. Never again.";
+    const { overall, aspects } = analyzeText([text]);
+    assert.equal(overall, "negative");
+    assert.deepEqual(
+      aspects.filter((a) => a.polarity === "positive"),
+      [],
+    );
+    assert.ok(aspects.length > 0, "the complaints are still shown");
+  });
+});
+
 test("the frozen evaluation set stays above the aims (macro-F1 0.85, mixed aspects 85%, mention precision 0.95)", async () => {
   const report = evaluate(parseJsonl(await readEvalFile("frozen.jsonl"), "eval/frozen.jsonl"), business);
   assert.ok(report.items >= 80);

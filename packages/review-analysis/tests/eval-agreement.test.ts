@@ -51,6 +51,7 @@ test("every committed second annotation belongs to a pinned set and has one line
   assert.ok(Object.keys(AGREEMENT).length > 0);
   for (const [set, file] of Object.entries(AGREEMENT)) {
     assert.ok((EVAL_SETS as readonly string[]).includes(set) && HELD_OUT[set as keyof typeof HELD_OUT], set);
+    assert.ok(file, set);
     const text = await readFile(new URL(`eval/${set}.jsonl`, ROOT), "utf8");
     const setItems = parseJsonl(text, set);
     const second = await readFile(new URL(`eval/${file}`, ROOT), "utf8");

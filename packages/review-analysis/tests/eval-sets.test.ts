@@ -9,7 +9,17 @@ import { test } from "node:test";
 import { promisify } from "node:util";
 import { heldOutCheck } from "../scripts/eval/evaluate.ts";
 import { formatReport, type Summary } from "../scripts/eval/report.ts";
-import { chooseSets, DEFAULT_SETS, EVAL_SETS, HELD_OUT, SPENT } from "../scripts/eval/sets.ts";
+import {
+  chooseSets,
+  DEFAULT_SETS,
+  EVAL_SETS,
+  type EvalSet,
+  HELD_OUT,
+  NOT_LEARNED,
+  newHeldOutSets,
+  SPENT,
+} from "../scripts/eval/sets.ts";
+import { LABELLED_SETS } from "../scripts/eval/text-model.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const run = promisify(execFile);
@@ -52,7 +62,7 @@ test("--sets with an unknown, empty or missing list, or beside --dev, is an erro
 });
 
 test("every held-out set is pinned, and its committed file matches its committed sha256", async () => {
-  assert.deepEqual(Object.keys(HELD_OUT).sort(), [
+  const named = [
     "holdout-2",
     "holdout-3",
     "holdout-4",
@@ -61,7 +71,9 @@ test("every held-out set is pinned, and its committed file matches its committed
     "holdout-7",
     "holdout-8",
     "holdout-9",
-  ]);
+  ];
+  const added = EVAL_SETS.filter((s) => !(named as string[]).includes(s) && /^holdout-\d+$/.test(s));
+  assert.deepEqual(Object.keys(HELD_OUT), [...named, ...added]);
   for (const [set, pin] of Object.entries(HELD_OUT)) {
     assert.ok((EVAL_SETS as readonly string[]).includes(set));
     const text = await readFile(new URL(`eval/${set}.jsonl`, ROOT), "utf8");
@@ -81,7 +93,38 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-6"], "holdout-6 is training data");
   assert.ok(SPENT["holdout-7"], "holdout-7 is training data");
   assert.ok(SPENT["holdout-8"], "holdout-8 is training data");
-  assert.equal(SPENT["holdout-9"], undefined, "holdout-9 is the untouched held-out set");
+  assert.ok(SPENT["holdout-9"], "holdout-9's shown chips were read");
+  for (const set of Object.keys(HELD_OUT))
+    if (!set.match(/^holdout-[2-9]$/)) assert.equal(SPENT[set as EvalSet], undefined);
+});
+
+test("a held-out set dropped into eval/ with its sha256 beside it is scored, after the named ones, in the order of N", () => {
+  const files = [
+    "dev.jsonl",
+    "holdout-9.jsonl",
+    "holdout-9.sha256",
+    "holdout-12.jsonl",
+    "holdout-12.sha256",
+    "holdout-10.sha256",
+    "holdout-10.jsonl",
+    "holdout-11.jsonl",
+    "holdout-x.jsonl",
+    "holdout-011.jsonl",
+    "holdout-011.sha256",
+  ];
+  assert.deepEqual(newHeldOutSets(files), ["holdout-10", "holdout-12"], "one without its sha256 is not a held-out set");
+  for (const set of EVAL_SETS.filter((s) => /^holdout-\d\d+$/.test(s))) {
+    assert.equal(HELD_OUT[set], `${set}.sha256`);
+    assert.ok(DEFAULT_SETS.includes(set), `${set} is scored by default`);
+    assert.deepEqual(chooseSets(["--sets", set]), [set]);
+  }
+});
+
+test("the models learn from no held-out set, nor from a spent one they were not trained on", () => {
+  for (const set of LABELLED_SETS) {
+    assert.ok(HELD_OUT[set as EvalSet] === undefined || SPENT[set as EvalSet] !== undefined, set);
+    assert.equal(NOT_LEARNED[set as EvalSet], undefined, set);
+  }
 });
 
 const summary = (macroF1: number): Summary => ({

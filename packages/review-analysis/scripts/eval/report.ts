@@ -107,9 +107,29 @@ export function formatReport(r: EvalReport, old: readonly Column[], aim: boolean
   for (const [name, m] of [
     ["all", all] as const,
     ...Object.entries(r.perAspect).map(([k, t]) => [k, t.confusion] as const),
-  ])
-    out.push(`  ${name}: ${chipFigures(m)}`);
+  ]) {
+    const { contradicting, recall } = chipRates(m);
+    const aims =
+      aim && name === "all"
+        ? `  (aims: contradicting at most ${CHIP_AIMS.contradicting} ${contradicting <= CHIP_AIMS.contradicting ? "met" : "missed"}, recall at least ${CHIP_AIMS.recall} ${recall >= CHIP_AIMS.recall ? "met" : "missed"})`
+        : "";
+    out.push(`  ${name}: ${chipFigures(m)}${aims}`);
+  }
   return out.join("\n");
+}
+
+/** Shown chips: at most this share contradicts the writer, while at least this share of labelled aspects is shown. */
+export const CHIP_AIMS = { contradicting: 0.01, recall: 0.8 } as const;
+
+function chipRates(m: Matrix): { contradicting: number; recall: number } {
+  const at = (gold: string, got: string) => m[gold]?.[got] ?? 0;
+  let total = 0;
+  let missing = 0;
+  for (const gold of POLARITIES) for (const got of PREDICTED) total += at(gold, got);
+  for (const gold of POLARITIES) missing += at(gold, "missing");
+  const shown = total - missing;
+  const contradicting = at("positive", "negative") + at("negative", "positive");
+  return { contradicting: shown ? contradicting / shown : 0, recall: total ? shown / total : 0 };
 }
 
 /** Shown chips that contradict the writer (positive for negative or the reverse), and the share of labelled aspects shown. */

@@ -1,8 +1,10 @@
 // The labelled sets npm run eval knows (eval/README.md) and which of them it scores: `--dev` (dev only),
 // `--sets a,b,c` (those, in that order) or, by default, every set but dev.
 
-/** Every set in eval/, as `eval/<name>.jsonl`. */
-export const EVAL_SETS = [
+import { readdirSync } from "node:fs";
+
+/** The sets named here, as `eval/<name>.jsonl`. */
+const NAMED_SETS = [
   "dev",
   "dev-check",
   "frozen",
@@ -16,13 +18,33 @@ export const EVAL_SETS = [
   "holdout-8",
   "holdout-9",
 ] as const;
-export type EvalSet = (typeof EVAL_SETS)[number];
+export type EvalSet = (typeof NAMED_SETS)[number] | `holdout-${number}`;
+
+/**
+ * The held-out sets added to eval/ after this file was written: each `holdout-N.jsonl` with its sha256 beside it
+ * (`holdout-N.sha256`), in the order of N. A new blind set is scored by dropping its two files in, with no code
+ * change that could be made after reading it.
+ */
+export function newHeldOutSets(files: readonly string[]): `holdout-${number}`[] {
+  const present = new Set(files);
+  const named = new Set<string>(NAMED_SETS);
+  return files
+    .map((f) => /^holdout-([1-9][0-9]*)\.jsonl$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined && present.has(`holdout-${n}.sha256`) && !named.has(`holdout-${n}`))
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((n) => `holdout-${n}` as const);
+}
+const ADDED = newHeldOutSets(readdirSync(new URL("../../eval/", import.meta.url)));
+
+/** Every set in eval/, as `eval/<name>.jsonl`. */
+export const EVAL_SETS: readonly EvalSet[] = [...NAMED_SETS, ...ADDED];
 /** Scored when neither `--dev` nor `--sets` is given: every set but the development ones. */
 export const DEFAULT_SETS: readonly EvalSet[] = EVAL_SETS.filter((s) => s !== "dev" && s !== "dev-check");
 /**
  * Held-out sets and the file holding the sha256 committed with each, before any tuning: a set that no longer
- * matches gets no figure. Each was held out in turn; all but the last are spent (SPENT): development or training
- * data now. holdout-9 is the held-out set.
+ * matches gets no figure. Each was held out in turn; the named ones are spent (SPENT): development or training data
+ * now. A set added since (newHeldOutSets) is the held-out set.
  */
 export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-2": "holdout-2.sha256",
@@ -33,6 +55,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-7": "holdout-7.sha256",
   "holdout-8": "holdout-8.sha256",
   "holdout-9": "holdout-9.sha256",
+  ...Object.fromEntries(ADDED.map((set) => [set, `${set}.sha256`])),
 };
 
 /**
@@ -47,6 +70,16 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-6": "scored once while held out, on summary figures only; training data of the models since",
   "holdout-7": "scored once while held out, on summary figures only; training data of the models since",
   "holdout-8": "scored once while held out, on summary figures only; training data of the models since",
+  "holdout-9":
+    "scored once while held out, on summary figures only; its shown chips were read since, to choose which chips the engine abstains from",
+};
+
+/**
+ * Spent sets the committed models have not learned from (they were trained while the set was held out): kept out of
+ * the models' files, so that retraining with the same settings still gives the committed bytes.
+ */
+export const NOT_LEARNED: Partial<Record<EvalSet, string>> = {
+  "holdout-9": "spent after the review-label model and the aspect layer were trained",
 };
 
 /**

@@ -12,7 +12,7 @@ import { adam } from "./adam.ts";
 import { loadEvalBusiness, readEvalFile } from "./eval-files.ts";
 import { LABELS, type Label, type LabelledItem, macroF1Of, parseJsonl, sha256 } from "./evaluate.ts";
 import { rulesLabel } from "./label-combiner.ts";
-import { EVAL_SETS, type EvalSet, HELD_OUT, SPENT } from "./sets.ts";
+import { EVAL_SETS, type EvalSet, HELD_OUT, NOT_LEARNED, SPENT } from "./sets.ts";
 
 /** The version of the model a --write gives: the one the engine reads (src/review-model.ts). */
 export const MODEL_VERSION = REVIEW_MODEL_VERSION;
@@ -41,7 +41,7 @@ export type ModelSet = EvalSet | (typeof TRAIN_SETS)[number];
  * files (the aspect layer's, scripts/eval/aspect-layer.ts).
  */
 export const LABELLED_SETS: readonly ModelSet[] = [
-  ...EVAL_SETS.filter((s) => HELD_OUT[s] === undefined || SPENT[s] !== undefined),
+  ...EVAL_SETS.filter((s) => (HELD_OUT[s] === undefined || SPENT[s] !== undefined) && NOT_LEARNED[s] === undefined),
   ...TRAIN_SETS,
 ];
 /**
