@@ -158,14 +158,30 @@ type Operation = {
   responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
 };
 
-/** Sets the example of every answer with a body that has none: by operation, HTML by media type. */
+/** The bytes a 206 example shows: those of `Range: bytes=0-9`. */
+const RANGE_EXAMPLE_BYTES = 10;
+
+/** The first bytes of a file whose whole answer is `whole`, as a 206 sends them. */
+function rangeExample(whole: unknown): string | undefined {
+  if (whole === undefined) return undefined;
+  const text = typeof whole === "string" ? whole : JSON.stringify(whole);
+  return Buffer.from(text).subarray(0, RANGE_EXAMPLE_BYTES).toString();
+}
+
+/**
+ * Sets the example of every answer with a body that has none: by operation, HTML by media type; a 206 shows the
+ * first bytes of the operation's whole answer.
+ */
 export function addAnswerExamples(paths: Record<string, Record<string, Operation>>, examples: Record<string, unknown>) {
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
           if (media.example !== undefined) continue;
-          if (type === "text/html") media.example = HTML_EXAMPLE;
+          if (status === "206") {
+            const whole = type === "text/html" ? HTML_EXAMPLE : op.operationId && examples[op.operationId];
+            media.example = rangeExample(whole || undefined);
+          } else if (type === "text/html") media.example = HTML_EXAMPLE;
           else if (Number(status) < 300 && op.operationId && examples[op.operationId] !== undefined) {
             media.example = examples[op.operationId];
           }

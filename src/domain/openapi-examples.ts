@@ -17,6 +17,8 @@ function parameterExample(path: string, p: Parameter, business: Business, review
   const byName: Record<string, unknown> = {
     "header:If-None-Match": ETAG,
     "header:If-Modified-Since": "Sun, 01 Jun 2025 00:00:00 GMT",
+    "header:Range": "bytes=0-1023",
+    "header:If-Range": ETAG,
     "header:Mcp-Session-Id": "2025-06-18.mx1a1byl.pC5XD_YcfLBNEOAc.5wVmzY3BUvdNODaxGTpMGnjmyL3GE884utozNOo4SYw",
     "query:rating": 5,
     "query:min_rating": 4,

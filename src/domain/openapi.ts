@@ -61,6 +61,43 @@ const headers = {
 };
 /** Dynamic answers are sent uncompressed (identity only), so they carry no `Vary`. */
 const { Vary: _staticOnly, ...dynamicHeaders } = headers;
+const acceptRanges = stringHeader("`bytes`: a `Range` request gets that part of the file (206)");
+const contentRange = stringHeader(
+  "The bytes sent and the size of the whole, e.g. `bytes 0-9/5120` (both counted in the encoding sent)",
+);
+/** The static files answer one byte range (RFC 9110 section 14), as nginx does when it serves them. */
+const rangeParams = [
+  {
+    name: "Range",
+    in: "header",
+    required: false,
+    description:
+      "One byte range of the file: `bytes=0-1023`, `bytes=1024-` (to the end), `bytes=-500` (the last 500). The bytes are those of the encoding sent: send `Accept-Encoding: identity` to count in the file's own bytes. Several ranges, a range that cannot be read, or HEAD get the whole file (200); a range starting past the end gets 416.",
+    schema: { type: "string" },
+  },
+  {
+    name: "If-Range",
+    in: "header",
+    required: false,
+    description:
+      "The `ETag` (or `Last-Modified`) of the copy being resumed: the range is sent only while the file is still that version, else the whole file (200).",
+    schema: { type: "string" },
+  },
+];
+/**
+ * 206: a slice of the file's bytes in the file's own media type. It is a string of bytes, not a value of the whole
+ * file's schema (the first bytes of a JSON file are not JSON), so its schema is a string and its example a slice.
+ */
+const partial = (mediaType: string) => ({
+  description:
+    'The byte range asked for (`Range`, with no `If-Range` or one naming the current version), in the file\'s media type and encoding. A slice of the file, not a document: its schema is a string whatever the media type (the start of a JSON file is not JSON); read it as text or bytes (openapi-fetch: `parseAs: "text"`).',
+  headers: { ...headers, "Content-Range": contentRange, "Accept-Ranges": acceptRanges },
+  content: {
+    [mediaType]: {
+      schema: { type: "string", description: "Bytes `first`-`last` of the file, as Content-Range says" },
+    },
+  },
+});
 const jsonError = (description: string, example: z.infer<typeof ErrorBody>) => ({
   description,
   content: { "application/json": { schema: ref(idOf(ErrorBody)), example } },
@@ -78,6 +115,7 @@ const conditionalParams = [
   { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
   { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
 ];
+const staticParams = [...conditionalParams, ...rangeParams];
 
 type Operation = { operationId: string; responses: Record<string, object> } & Record<string, unknown>;
 
@@ -97,14 +135,25 @@ function staticGet(operationId: string, summary: string, description: string, me
     summary,
     description,
     tags: ["datasets"],
-    parameters: conditionalParams,
+    parameters: staticParams,
     responses: {
-      200: { description: "The resource", headers, content: { [mediaType]: { schema } } },
+      200: {
+        description:
+          "The resource: also the answer to a `Range` whose `If-Range` names another version, or that asks for several ranges",
+        headers: { ...headers, "Accept-Ranges": acceptRanges },
+        content: { [mediaType]: { schema } },
+      },
+      206: partial(mediaType),
       304: notModified,
       414: { $ref: "#/components/responses/UriTooLong" },
+      416: { $ref: "#/components/responses/RangeNotSatisfiable" },
     },
   });
 }
+
+/** nginx's own page for a 416 (server_tokens off): where nginx serves the static files, it answers ranges itself. */
+const NGINX_416 =
+  "<html>\r\n<head><title>416 Requested Range Not Satisfiable</title></head>\r\n<body>\r\n<center><h1>416 Requested Range Not Satisfiable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
 
@@ -247,7 +296,7 @@ function widgetPaths(): Record<string, object> {
       description: "The entry's id in the catalogue",
       schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*$" },
     },
-    ...conditionalParams,
+    ...staticParams,
   ];
   const entity = (operationId: string, summary: string, schema: string) => {
     const op = staticGet(operationId, summary, `${summary}.`, "application/json", ref(schema));
@@ -634,6 +683,20 @@ export function renderOpenApi(
           error: "uri_too_long",
           message: `The URL is longer than ${MAX_URL_BYTES} bytes.`,
         }),
+        RangeNotSatisfiable: {
+          description:
+            "The range starts past the end of the file (its size, in the encoding asked for, is in Content-Range). The service answers with its JSON error; where nginx serves the static files (the generated configuration), the body is nginx's own short HTML page.",
+          headers: {
+            "Content-Range": stringHeader("`bytes */{size}`: the size of the file in the encoding asked for"),
+          },
+          content: {
+            "application/json": {
+              schema: ref(idOf(ErrorBody)),
+              example: { error: "range_not_satisfiable", message: "The file has 5120 bytes." },
+            },
+            "text/html": { schema: { type: "string" }, example: NGINX_416 },
+          },
+        },
         ServerError: jsonError("Internal error; nothing internal is revealed", {
           error: "internal_error",
           message: "Something went wrong on our side. It has been logged.",

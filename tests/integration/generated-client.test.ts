@@ -1,7 +1,8 @@
 // What an integrator does first: generate types from the served OpenAPI document with openapi-typescript and call
 // every operation (hub included) through openapi-fetch with its default options, reading each documented status
-// the service can be made to answer here. A status the document lists must either be provoked below or be named,
-// with the reason, in NOT_PROVOKED; an operation the document adds without a case here fails the test.
+// the service can be made to answer here (byte ranges of the static files included). A status the document lists
+// must either be provoked below or be named, with the reason, in NOT_PROVOKED; an operation the document adds
+// without a case here fails the test.
 import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
 import { after, before, test } from "node:test";
@@ -87,7 +88,11 @@ test("openapi-fetch with default options calls every operation and reads every d
   };
   const { business, reviews } = dataset;
   const long = "x".repeat(MAX_URL_BYTES);
-  const etagOf = async (path: string) => (await fetch(`${sidecar.url}${path}`)).headers.get("etag") as string;
+  const etagOf = async (path: string, headers: Record<string, string> = {}) =>
+    (await fetch(`${sidecar.url}${path}`, { headers })).headers.get("etag") as string;
+  // Ranges are counted in the bytes of the encoding sent: asked of the file's own bytes, so that the client reads
+  // ten bytes rather than decompressing ten bytes of a compressed variant.
+  const identity = { "Accept-Encoding": "identity" };
   const session = await legacySession(sidecar.url);
   const ended = await legacySession(sidecar.url);
   const hubForm = (host: string, name = "callback") => ({
@@ -98,23 +103,42 @@ test("openapi-fetch with default options calls every operation and reads every d
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
   const rpc = (method: string, id?: number) => ({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method });
 
-  /** The ordinary GET cases of an operation whose only parameters are conditional headers (and path ids). */
-  const readable = async (path: string, pathParams: Record<string, string>, text: boolean): Promise<Call[]> => {
+  /**
+   * The ordinary GET cases of an operation whose only parameters are conditional headers (and path ids); `ranged`:
+   * a static file, which also answers a byte range resumed with its ETag (206, read as text: a slice of a JSON file
+   * is no JSON) and a range past its end (416).
+   */
+  const readable = async (
+    path: string,
+    pathParams: Record<string, string>,
+    text: boolean,
+    ranged = false,
+  ): Promise<Call[]> => {
     const url = path.replace(/\{(\w+)\}/g, (_m, k: string) => pathParams[k]);
     const parseAs = text ? ("text" as const) : undefined;
+    const ranges: Call[] = [
+      {
+        status: 206,
+        params: { path: pathParams, header: { Range: "bytes=0-9", "If-Range": await etagOf(url, identity) } },
+        headers: identity,
+        parseAs: "text",
+      },
+      { status: 416, params: { path: pathParams, header: { Range: "bytes=999999999-" } }, headers: identity, parseAs },
+    ];
     return [
       { status: 200, params: { path: pathParams }, parseAs },
       { status: 304, params: { path: pathParams, header: { "If-None-Match": await etagOf(url) } }, parseAs },
       { status: 414, params: { path: pathParams, query: { q: long } }, parseAs },
+      ...(ranged ? ranges : []),
     ];
   };
   const page = (ids: Record<string, string>, missing?: Record<string, string>) => async (path: string) => [
     ...(await readable(path, ids, true)),
     ...(missing ? [{ status: 404, params: { path: missing }, parseAs: "text" as const }] : []),
   ];
-  const data = (text: boolean) => (path: string) => readable(path, {}, text);
+  const data = (text: boolean) => (path: string) => readable(path, {}, text, true);
   const widgetEntity = async (path: string) => [
-    ...(await readable(path, { kind: "technician", id: business.technicians[0].id }, false)),
+    ...(await readable(path, { kind: "technician", id: business.technicians[0].id }, false, true)),
     { status: 404, params: { path: { kind: "technician", id: "no-such-technician" } } },
   ];
   const discovery = async (): Promise<Call[]> => [{ status: 200 }, { status: 414, params: { query: { q: long } } }];
@@ -232,6 +256,14 @@ test("openapi-fetch with default options calls every operation and reads every d
         assert.ok(op.responses[String(c.status)], `${what} is not documented`);
         if (c.status < 400 && c.status !== 304 && method !== "head" && c.status !== 202 && path !== "/mcp") {
           assert.notEqual(data, undefined, `${what}: no body read`);
+        }
+        if (c.status === 206) {
+          assert.equal(typeof data === "string" && Buffer.byteLength(data), 10, `${what}: ten bytes`);
+          assert.match(response.headers.get("content-range") ?? "", /^bytes 0-9\/\d+$/, what);
+        }
+        if (c.status === 416) {
+          assert.equal((error as { error?: string }).error, "range_not_satisfiable", what);
+          assert.match(response.headers.get("content-range") ?? "", /^bytes \*\/\d+$/, what);
         }
         provoked.add(c.status);
         if (read && c.status === 200) {

@@ -1,6 +1,6 @@
 // A slice of the traffic integrators and browsers send, each exchange held against the served OpenAPI document in
 // both directions: a request the document accepts must not be refused as invalid, a request it does not accept must
-// get a 4xx, and every answer must be documented (status, headers, media type, body schema).
+// get a 4xx, and every answer must be documented (status, headers, media type, body schema), byte ranges included.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { RunningSidecar } from "../../sidecar/server.ts";
@@ -51,6 +51,25 @@ async function readThrice(path: string) {
   if (etag) assert.equal((await send(path, { headers: { "If-None-Match": etag } })).res.status, 304, path);
 }
 
+/**
+ * The byte ranges of a static file (counted in its own bytes, Accept-Encoding: identity): the first ten bytes
+ * resumed with its ETag (206), with the ETag of another version (the whole file, 200), and a range past its end (416).
+ */
+async function readRanges(path: string) {
+  const identity = { "Accept-Encoding": "identity" };
+  const whole = await send(path, { headers: identity });
+  const size = Buffer.byteLength(whole.body);
+  const etag = whole.res.headers.get("etag") as string;
+  const part = await send(path, { headers: { ...identity, Range: "bytes=0-9", "If-Range": etag } });
+  assert.equal(part.res.status, 206, path);
+  assert.equal(part.res.headers.get("content-range"), `bytes 0-9/${size}`, path);
+  const stale = await send(path, { headers: { ...identity, Range: "bytes=0-9", "If-Range": '"another-version"' } });
+  assert.equal(stale.res.status, 200, path);
+  const past = await send(path, { headers: { ...identity, Range: `bytes=${size + 10}-` } });
+  assert.equal(past.res.status, 416, path);
+  assert.equal(past.res.headers.get("content-range"), `bytes */${size}`, path);
+}
+
 test("static files, pages, the read API, the hub and MCP discovery: every exchange as documented", async () => {
   const dataset = JSON.parse((await send("/reviews.json")).body) as {
     business: { technicians: { id: string }[]; services: { id: string }[]; service_areas: { id: string }[] };
@@ -58,7 +77,7 @@ test("static files, pages, the read API, the hub and MCP discovery: every exchan
   };
   const { business, reviews } = dataset;
   const technician = business.technicians[0].id;
-  for (const path of [
+  const files = [
     "/reviews.json",
     "/insights.json",
     "/api/feed.json",
@@ -73,6 +92,9 @@ test("static files, pages, the read API, the hub and MCP discovery: every exchan
     "/widget-data/all.reviews.json",
     `/widget-data/technician/${technician}.json`,
     `/widget-data/technician/${technician}.reviews.json`,
+  ];
+  for (const path of files) await readRanges(path);
+  const rendered = [
     "/reviews/",
     `/reviews/${reviews[0].id}/`,
     "/reviews/page/2/",
@@ -86,8 +108,11 @@ test("static files, pages, the read API, the hub and MCP discovery: every exchan
     "/docs/api/",
     "/search?rating=5",
     `/api/reviews/since/${reviews[5].date}`,
-  ]) {
-    await readThrice(path);
+  ];
+  for (const path of [...files, ...rendered]) await readThrice(path);
+  // Pages and the API declare no ranges: a Range there must get the whole answer, as documented.
+  for (const path of rendered) {
+    assert.equal((await send(path, { headers: { Range: "bytes=0-9" } })).res.status, 200, `${path} with Range`);
   }
   for (const path of [
     "/reviews/no-such-review/",
@@ -174,6 +199,7 @@ test("static files, pages, the read API, the hub and MCP discovery: every exchan
   await send("/mcp", { method: "DELETE", headers: session });
   await send("/mcp", { method: "DELETE", headers: session });
 
-  for (const status of [200, 202, 304, 400, 404, 413, 414, 415]) assert.ok(statuses.get(status), `no ${status} seen`);
+  for (const status of [200, 202, 206, 304, 400, 404, 413, 414, 415, 416])
+    assert.ok(statuses.get(status), `no ${status} seen`);
   assert.ok(api.checked > 100, `${api.checked} exchanges checked`);
 });

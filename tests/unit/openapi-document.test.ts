@@ -185,3 +185,35 @@ test("the search documents match: its two values, the default and how words diff
   assert.match(match.description ?? "", /words: all its words, any order/);
   assert.match(match.description ?? "", /BM25/);
 });
+
+test("every static file declares byte ranges (Range, If-Range, 206, 416, Accept-Ranges); nothing else does", () => {
+  type Declared = { headers?: Record<string, unknown>; content?: Record<string, Media> };
+  let files = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const at = `${method.toUpperCase()} ${path}`;
+      const headers = (op.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+      const ranged = (op as { tags?: string[] }).tags?.includes("datasets") === true;
+      assert.equal(headers.includes("Range") && headers.includes("If-Range"), ranged, `${at}: Range and If-Range`);
+      assert.equal("206" in op.responses, ranged, `${at}: 206`);
+      assert.equal("416" in op.responses, ranged, `${at}: 416`);
+      if (!ranged) continue;
+      files++;
+      const whole = op.responses["200"] as Declared;
+      const part = op.responses["206"] as Declared;
+      assert.ok(whole.headers?.["Accept-Ranges"], `${at}: Accept-Ranges on the 200`);
+      assert.ok(part.headers?.["Content-Range"], `${at}: Content-Range on the 206`);
+      // The 206 is a slice of the file in the file's own media type, never the whole file's schema.
+      assert.deepEqual(Object.keys(part.content ?? {}), Object.keys(whole.content ?? {}), at);
+      for (const media of Object.values(part.content ?? {})) {
+        assert.equal((media.schema as { type?: string }).type, "string", at);
+        assert.ok(typeof media.example === "string" && Buffer.byteLength(media.example) <= 10, at);
+      }
+      assert.equal(op.responses["416"].$ref, "#/components/responses/RangeNotSatisfiable", at);
+    }
+  }
+  assert.ok(files >= 13, `${files} static files`);
+  const unsatisfiable = doc.components.responses.RangeNotSatisfiable as Declared;
+  assert.ok(unsatisfiable.headers?.["Content-Range"]);
+  assert.ok(unsatisfiable.content?.["application/json"], "the service's JSON error");
+});
