@@ -13,10 +13,13 @@ export const CACHE_IMMUTABLE = "public, max-age=31536000, immutable";
 /** Where Astro puts assets whose names carry a content hash. */
 export const IMMUTABLE_PREFIX = "/_astro/";
 
-/** Every endpoint is public: any origin may read, and may see the validators and the WebSub links. */
+/**
+ * Every endpoint is public: any origin may read, and may see the validators, the WebSub links and what a client
+ * needs to resume a download (Content-Range, Accept-Ranges are not CORS-safelisted).
+ */
 export const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "ETag, Last-Modified, Mcp-Session-Id, Link",
+  "Access-Control-Expose-Headers": "ETag, Last-Modified, Mcp-Session-Id, Link, Content-Range, Accept-Ranges",
 } as const;
 
 /** The extra headers of a 204 answer to a CORS preflight (OPTIONS with Access-Control-Request-Method). */
@@ -24,7 +27,7 @@ export const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, HEAD, POST, DELETE",
   // Mcp-Method and Mcp-Name: the routing headers of MCP 2026-07-28.
   "Access-Control-Allow-Headers":
-    "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name",
+    "Accept, Content-Type, If-None-Match, If-Modified-Since, Range, If-Range, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name",
   "Access-Control-Max-Age": "86400",
 } as const;
 

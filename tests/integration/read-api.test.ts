@@ -337,6 +337,28 @@ describe("errors and limits", () => {
     assert.match(String(res.headers["access-control-allow-headers"]), /If-None-Match/);
   });
 
+  test("CORS for resuming a download: the preflight allows Range and If-Range, and a 206 exposes its range", async () => {
+    const preflight = await raw(
+      "/reviews.json",
+      {
+        Origin: "https://example.org",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "range, if-range",
+      },
+      "OPTIONS",
+    );
+    assert.equal(preflight.status, 204);
+    const allowed = String(preflight.headers["access-control-allow-headers"]).split(/,\s*/);
+    assert.ok(allowed.includes("Range") && allowed.includes("If-Range"), allowed.join(", "));
+    const { res } = await get("/reviews.json", {
+      headers: { Origin: "https://example.org", Range: "bytes=0-9", "Accept-Encoding": "identity" },
+    });
+    assert.equal(res.status, 206);
+    const exposed = String(res.headers.get("access-control-expose-headers")).split(/,\s*/);
+    for (const name of ["Content-Range", "Accept-Ranges", "ETag"])
+      assert.ok(exposed.includes(name), exposed.join(", "));
+  });
+
   test("every kind of response matches the OpenAPI document", async () => {
     const before = api.checked;
     const paths = [
