@@ -14,7 +14,9 @@ export interface CpuEntry {
 
 const log = process.env.RPS_TEST_CPU_LOG;
 const file = process.argv[1];
-if (log && file && process.env.NODE_TEST_CONTEXT === "child-v8") {
+// Only test files: a process a test starts with node:test's environment (a fixture, a worker) is counted in the
+// test file's own line once the test has waited for it.
+if (log && file?.endsWith(".test.ts") && process.env.NODE_TEST_CONTEXT === "child-v8") {
   // Registered after the exit cleanups (tests/helpers/cleanup.ts), so what they stop is counted too.
   process.once("exit", () => {
     // /proc/self/stat: utime, stime, cutime, cstime in clock ticks (fields 14-17), after the command in parentheses.
