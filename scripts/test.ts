@@ -130,7 +130,7 @@ function incompleteReports(list: string[], reportsFile: string): string[] {
   const problems: string[] = [];
   for (const f of list) {
     const r = byFile.get(resolve(f));
-    if (!r) problems.push(`${f}: its process ended without sending its summary (it exited early or was killed)`);
+    if (!r) problems.push(`${f}: no summary came from its process (it exited early, was killed or never started)`);
     else if (r.received < r.declared)
       problems.push(`${f}: ran ${r.declared} tests, the results of ${r.received} arrived`);
   }
@@ -201,7 +201,8 @@ try {
   if (alone.length) code = (await runNodeTest(alone, 1, runDir, env)) || code;
   if (cpu) printCpu(join(runDir, "cpu.jsonl"));
 } finally {
-  rmSync(runDir, { recursive: true, force: true });
+  // A test process stopped by Ctrl-C may still be writing its last line here as the runner gets to this.
+  rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
 }
 console.log(`${part}: ${list.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(code);
