@@ -1,14 +1,16 @@
-// npm test and its parts: node scripts/test.ts [unit|system|slow|all] [--concurrency=N] [--list] [FILE…]
+// npm test and its parts: node scripts/test.ts [unit|system|slow|all] [--concurrency=N] [--list] [--cpu] [FILE…]
 // Picks the test files of a part, checks that what the part needs is installed (saying how to install what is
 // not), and runs them with node:test, several files at once: each test file runs in its own process with its
 // own temporary folders, databases and ports (tests/helpers/paths.ts), so files share no state.
 import "../src/require-node-version.ts";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { glob } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import type { CpuEntry } from "../tests/helpers/cpu-ledger.ts";
 import { writeSampleContent } from "./content-generator/sample.ts";
+import type { FileReport } from "./test/complete-reports.ts";
 import { missingPrerequisites } from "./test/prerequisites.ts";
 
 const PARTS = ["unit", "system", "slow", "all"] as const;
@@ -40,12 +42,21 @@ async function filesOf(part: Part): Promise<string[]> {
   return [...unitAndPackages.filter(isSlow), ...system, ...unitAndPackages.filter((f) => !isSlow(f))];
 }
 
+interface SharedSample {
+  /** The page bundle Astro made, keyed by code and BASE_URL. */
+  bundle: string;
+  /** The sample's published files, for BASE_URL http://localhost:4321. */
+  dist: string;
+}
+
 /**
- * Most system test files build the sample once; each would bundle the pages with Astro first (a few CPU-seconds)
- * because its BUILD_CACHE_DIR starts empty. One build here keeps a bundle that tests/helpers/paths.ts copies into
- * each test process's own cache, so a build of unchanged code is data-only there too, as on a developer's machine.
+ * Most system test files serve the sample: building it in each (a few CPU-seconds each, dozens of times a run)
+ * would cost more than all the unit tests. One build here, of the same seeded content with the same code, gives a
+ * dist/ that tests/helpers/build.ts buildSample() copies (a copy each: nothing is shared), and a page bundle that
+ * tests/helpers/paths.ts copies into each test process's own cache, so that a test's own builds of unchanged code
+ * are data-only, as on a developer's machine. The build is reproducible, so a copy equals a build of its own.
  */
-async function seedAstroBundle(dir: string): Promise<string | undefined> {
+async function buildSharedSample(dir: string): Promise<SharedSample | undefined> {
   const content = join(dir, "content");
   await writeSampleContent(content);
   const env = {
@@ -56,35 +67,97 @@ async function seedAstroBundle(dir: string): Promise<string | undefined> {
   };
   const run = spawnSync(process.execPath, ["scripts/build.ts"], { env: { ...env, BASE_URL: "http://localhost:4321" } });
   if (run.status !== 0) {
-    console.error(`(the sample did not build, so each test file bundles its own pages)\n${run.stderr}`);
+    console.error(`(the sample did not build, so each test file builds its own)\n${run.stderr}`);
     return undefined;
   }
-  return join(dir, "cache", "astro-bundle");
+  return { bundle: join(dir, "cache", "astro-bundle"), dist: join(dir, "dist") };
 }
 
-function runNodeTest(list: string[], concurrency: number, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (!list.length) return Promise.resolve(0);
+/**
+ * Runs the files with node:test and resolves to its exit code, or to 1 when a file's report did not arrive whole
+ * (its process ended before sending all its results): node:test itself passes such a run with fewer tests.
+ */
+async function runNodeTest(list: string[], concurrency: number, reportDir: string, env = process.env): Promise<number> {
+  if (!list.length) return 0;
+  const reports = join(reportDir, `reports-${concurrency}-${list.length}-${Date.now()}.jsonl`);
   const args = [
     "--test",
     `--test-concurrency=${concurrency}`,
     // A test process ends when its tests have, even if a failed test left a server or child running; its exit
-    // cleanups (tests/helpers/cleanup.ts) then stop them.
+    // cleanups (tests/helpers/cleanup.ts) then stop them. Its last results are not lost on the way out
+    // (tests/helpers/report-pipe.ts), and completeReports checks that.
     "--test-force-exit",
     // Every test process, also one whose file imports no helper, gets its own CONTENT_DIR, DIST_DIR,
     // BUILD_CACHE_DIR and DATA_DIR and cleans up at exit.
     "--import=./tests/helpers/paths.ts",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=./scripts/test/complete-reports.ts",
+    `--test-reporter-destination=${reports}`,
     ...list,
   ];
   const child = spawn(process.execPath, args, { stdio: "inherit", env });
   // Ctrl-C reaches the runner and its test processes alike; the runner just waits for them to clean up.
   const ignore = () => undefined;
   process.on("SIGINT", ignore);
-  return new Promise((resolve) =>
-    child.on("exit", (code, signal) => {
+  const code = await new Promise<number>((done) =>
+    child.on("exit", (exitCode, signal) => {
       process.off("SIGINT", ignore);
-      resolve(code ?? (signal ? 1 : 0));
+      done(exitCode ?? (signal ? 1 : 0));
     }),
   );
+  const problems = incompleteReports(list, reports);
+  if (!problems.length) return code;
+  console.error(`\nSome test files ran tests whose results did not all arrive, so this run cannot pass:`);
+  for (const p of problems) console.error(`  - ${p}`);
+  return code || 1;
+}
+
+/** What is wrong with the reports of the launched files: one line per file whose report is missing or short. */
+function incompleteReports(list: string[], reportsFile: string): string[] {
+  let text = "";
+  try {
+    text = readFileSync(reportsFile, "utf8");
+  } catch {
+    // no file sent a summary
+  }
+  const byFile = new Map<string, FileReport>();
+  for (const line of text.split("\n"))
+    if (line) {
+      const r = JSON.parse(line) as FileReport;
+      byFile.set(r.file, r);
+    }
+  const problems: string[] = [];
+  for (const f of list) {
+    const r = byFile.get(resolve(f));
+    if (!r) problems.push(`${f}: no summary came from its process (it exited early, was killed or never started)`);
+    else if (r.received < r.declared)
+      problems.push(`${f}: ran ${r.declared} tests, the results of ${r.received} arrived`);
+  }
+  return problems;
+}
+
+/** The CPU seconds each test file cost (tests/helpers/cpu-ledger.ts), most first. */
+function printCpu(logFile: string): void {
+  let text = "";
+  try {
+    text = readFileSync(logFile, "utf8");
+  } catch {
+    return;
+  }
+  const entries = text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CpuEntry)
+    .sort((a, b) => b.self + b.children - (a.self + a.children));
+  const total = entries.reduce((sum, e) => sum + e.self + e.children, 0);
+  console.log(
+    `\nCPU seconds per test file (the file's process + the processes it started), ${total.toFixed(0)} in all:`,
+  );
+  for (const e of entries)
+    console.log(
+      `${(e.self + e.children).toFixed(1).padStart(7)}  (${e.self.toFixed(1)} + ${e.children.toFixed(1)})  ${e.file}`,
+    );
 }
 
 const args = process.argv.slice(2);
@@ -97,6 +170,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
+const cpu = args.includes("--cpu");
 const list = given.length ? given : await filesOf(part);
 if (args.includes("--list")) {
   console.log(list.join("\n"));
@@ -115,16 +189,20 @@ if (part !== "unit" || given.length) {
 const started = Date.now();
 const together = list.filter((f) => !ALONE_FILES.has(basename(f)));
 const alone = list.filter((f) => ALONE_FILES.has(basename(f)));
-const seedDir = mkdtempSync(join(tmpdir(), "rps-seed-"));
+const runDir = mkdtempSync(join(tmpdir(), "rps-test-run-"));
 let code = 1;
 try {
   const systemFiles = list.filter((f) => f.startsWith("tests/") && !f.startsWith("tests/unit/")).length;
-  const bundle = systemFiles >= 5 ? await seedAstroBundle(seedDir) : undefined;
-  const env = bundle ? { ...process.env, RPS_TEST_ASTRO_BUNDLE: bundle } : process.env;
-  code = await runNodeTest(together, concurrency, env);
-  if (alone.length) code = (await runNodeTest(alone, 1, env)) || code;
+  const sample = systemFiles >= 5 ? await buildSharedSample(runDir) : undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (sample) Object.assign(env, { RPS_TEST_ASTRO_BUNDLE: sample.bundle, RPS_TEST_SAMPLE_DIST: sample.dist });
+  if (cpu) env.RPS_TEST_CPU_LOG = join(runDir, "cpu.jsonl");
+  code = await runNodeTest(together, concurrency, runDir, env);
+  if (alone.length) code = (await runNodeTest(alone, 1, runDir, env)) || code;
+  if (cpu) printCpu(join(runDir, "cpu.jsonl"));
 } finally {
-  rmSync(seedDir, { recursive: true, force: true });
+  // A test process stopped by Ctrl-C may still be writing its last line here as the runner gets to this.
+  rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
 }
 console.log(`${part}: ${list.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(code);

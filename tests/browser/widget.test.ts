@@ -9,7 +9,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import { aggregateRating } from "../../src/domain/aggregate.ts";
@@ -27,6 +26,7 @@ import { freePort } from "../helpers/free-port.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
+import { until } from "../helpers/until.ts";
 
 const FIELD = { technician: "technicians", service: "services", area: "service_areas" } as const;
 type Attrs = Record<string, string>;
@@ -164,12 +164,12 @@ function watch(page: Page, recorded: Recorded): void {
   page.on("pageerror", (e) => recorded.errors.push(e.message));
 }
 
-/** Serves `widgets` on a new host path and opens it; the widgets' data answers `delayMs` late. */
+/** Serves `widgets` on a new host path and opens it; the widgets' data answers once `holdData` (if given) resolves. */
 async function openHost(
   context: BrowserContext,
   recorded: Recorded,
   widgets: Attrs[],
-  options: { delayMs?: number; script?: string; abortData?: boolean; reserve?: Reserve } = {},
+  options: { holdData?: Promise<void>; script?: string; abortData?: boolean; reserve?: Reserve } = {},
 ): Promise<Page> {
   const path = `/site-${hostPages.size}.html`;
   hostPages.set(path, { widgets, script: options.script ?? "/widget.js", reserve: options.reserve ?? "stylesheet" });
@@ -177,7 +177,7 @@ async function openHost(
   watch(page, recorded);
   await page.route(`${origin}/widget-data/**`, async (route) => {
     if (options.abortData) return route.abort("connectionrefused");
-    await sleep(options.delayMs ?? 0);
+    await options.holdData;
     await route.continue();
   });
   await page.goto(`${hostOrigin}${path}`);
@@ -281,8 +281,14 @@ describe("variants on a host page with a strict CSP", () => {
       const context = await fixture.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
       const recorded = await record(context);
       const widgets = cases();
-      const page = await openHost(context, recorded, widgets, { delayMs: 400, reserve });
+      // The data is held back until the widgets' heights while they wait for it have been measured.
+      let release!: () => void;
+      const holdData = new Promise<void>((r) => {
+        release = r;
+      });
+      const page = await openHost(context, recorded, widgets, { holdData, reserve });
       const before = await busyHeights(page, widgets.length);
+      release();
       await settled(page);
       assert.deepEqual(await heights(page), before, "every widget keeps the height it reserved");
       assert.equal(await cls(page), 0, "cumulative layout shift");
@@ -609,11 +615,9 @@ test("after a rebuild the same script URL shows the new data", async () => {
   } finally {
     await rm(content, { recursive: true, force: true });
   }
-  let body = "";
-  for (let waited = 0; waited < 10_000 && !body.includes("zz-widget-newest"); waited += 100) {
-    await sleep(100);
-    body = await (await fetch(`${origin}/widget-data/all.reviews.json`)).text();
-  }
+  await until("the sidecar to serve the second build's widget data", async () =>
+    (await (await fetch(`${origin}/widget-data/all.reviews.json`)).text()).includes("zz-widget-newest"),
+  );
   const context = await fixture.browser.newContext();
   const recorded = await record(context);
   const page = await openHost(context, recorded, [{ variant: "list", count: "1" }]);

@@ -216,7 +216,7 @@ test("the manifest lists every file with its sha256", async () => {
 });
 
 test("two builds of the same content publish byte-identical files", async () => {
-  const second = await buildSample();
+  const second = await buildSample(undefined, { fresh: true });
   // The on-demand pages' server bundle is code, never served, and names the folder it was built in.
   const list = async (d: string) =>
     (await readdir(d, { recursive: true, withFileTypes: true }))

@@ -18,6 +18,12 @@ const review = (text: string) => ({
 });
 
 const MTIME = 1_700_000_000;
+
+/**
+ * The snapshot trusts a file from its stat once its mtime and its ctime are older than the margin. The mtime is set
+ * back below, but no call sets a ctime back: here time passing is the thing under test, so these tests wait it out.
+ */
+const ageBeyondMargin = () => sleep(STAT_MARGIN_MS + 200);
 const PATHS = ["reviews/a1.json", "reviews/b2.json", "reviews/c3.json"];
 
 async function fixture(): Promise<{ content: string; cache: string }> {
@@ -41,7 +47,7 @@ async function readAndSave(content: string, cache: string) {
 
 test("unchanged files are trusted from their stat once they are older than the margin; their content and key are kept", async () => {
   const { content, cache } = await fixture();
-  await sleep(STAT_MARGIN_MS + 200);
+  await ageBeyondMargin();
   const first = await readAndSave(content, cache);
   assert.equal(first.statOnly, 0);
   assert.ok(first.files.every((f) => "text" in f));
@@ -59,7 +65,7 @@ test("unchanged files are trusted from their stat once they are older than the m
 
 test("a file changed with the same size and its mtime set back is read again", async () => {
   const { content, cache } = await fixture();
-  await sleep(STAT_MARGIN_MS + 200);
+  await ageBeyondMargin();
   await readAndSave(content, cache);
   const path = join(content, PATHS[1]);
   const before = await stat(path);
@@ -94,7 +100,7 @@ test("files changed within the margin of the snapshot are read and hashed, and r
 
 test("a snapshot made by other code is not used; a damaged one is ignored with a warning, never a crash", async () => {
   const { content, cache } = await fixture();
-  await sleep(STAT_MARGIN_MS + 200);
+  await ageBeyondMargin();
   await readAndSave(content, cache);
   const file = join(cache, "content-snapshot.ndjson");
   const text = await readFile(file, "utf8");
@@ -129,7 +135,7 @@ test("a snapshot made by other code is not used; a damaged one is ignored with a
 
 test("a file that was not valid is not kept: it is read and validated again", async () => {
   const { content, cache } = await fixture();
-  await sleep(STAT_MARGIN_MS + 200);
+  await ageBeyondMargin();
   const read = await readReviewFiles(content, PATHS, cache);
   const valid = new Map(
     read.files.flatMap((f) => ("text" in f && f.path !== PATHS[0] ? [[f.path, JSON.parse(f.text)]] : [])),
@@ -151,7 +157,7 @@ test("the stats are the files' own, in order; a missing file fails", async () =>
 
 test("the guard's result is kept per file under its fingerprint; a changed file or another fingerprint drops it", async () => {
   const { content, cache } = await fixture();
-  await sleep(STAT_MARGIN_MS + 200); // trusted from their stat: the lines kept are the ones that change
+  await ageBeyondMargin(); // trusted from their stat: the lines kept are the ones that change
   const first = await readReviewFiles(content, PATHS, cache);
   assert.equal(first.cleanUnder(PATHS[0]), undefined);
   const valid = new Map(first.files.map((f) => [f.path, "content" in f ? f.content : JSON.parse(f.text)]));

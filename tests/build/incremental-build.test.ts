@@ -32,7 +32,8 @@ async function build(content: string, cache: string): Promise<{ dist: string; ti
 test("a rebuild after one changed review analyses it alone and equals a clean build byte for byte", async () => {
   const content = await contentFixture();
   const cache = await tempDir("cache");
-  // Older than the content snapshot's margin, so that the rebuild trusts unchanged files from their stat alone.
+  // Older than the content snapshot's margin, so that the rebuild trusts unchanged files from their stat alone: a
+  // file's ctime (which no call sets back) must age, so this is a wait for time itself.
   await sleep(STAT_MARGIN_MS + 200);
   const first = await build(content, cache);
   assert.equal(first.timings.files_from_snapshot, 0);

@@ -49,9 +49,20 @@ export async function contentFixture(files: Record<string, unknown> = {}): Promi
   return dir;
 }
 
-/** Builds the sample content into a fresh folder once per test file. */
-export async function buildSample(baseUrl = "http://localhost:4321"): Promise<string> {
+const SAMPLE_BASE_URL = "http://localhost:4321";
+
+/**
+ * The sample content built into a fresh folder of this test process. For the usual BASE_URL that is a copy of the
+ * build scripts/test.ts made once for the run (RPS_TEST_SAMPLE_DIST: the same seeded content and code, and the
+ * build is reproducible); `fresh` (or running a file on its own) builds it here, for a test about the build itself.
+ */
+export async function buildSample(baseUrl = SAMPLE_BASE_URL, opts: { fresh?: boolean } = {}): Promise<string> {
   const dist = join(await tempDir("dist"), "dist");
+  const shared = process.env.RPS_TEST_SAMPLE_DIST;
+  if (shared && baseUrl === SAMPLE_BASE_URL && !opts.fresh) {
+    await cp(shared, dist, { recursive: true, preserveTimestamps: true });
+    return dist;
+  }
   const run = await runBuild({ CONTENT_DIR: SAMPLE_CONTENT, DIST_DIR: dist, BASE_URL: baseUrl });
   if (run.code !== 0) throw new Error(`sample build failed:\n${run.stderr}`);
   return dist;

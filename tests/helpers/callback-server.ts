@@ -88,18 +88,5 @@ export class CallbackServer {
   }
 }
 
-export async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  // A bound against a hang, never a speed check: on a machine busy with other test files (or other work) a
-  // condition can take several times as long, so no bound is under 30 s; passing tests return at once anyway.
-  const end = Date.now() + Math.max(timeoutMs, 30_000);
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// Also exported here: the hub and WebSub tests import it with their callback servers.
+export { until } from "./until.ts";

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onExit } from "./cleanup.ts";
+import "./report-pipe.ts";
+import "./cpu-ledger.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -8,8 +8,8 @@ import { test } from "node:test";
 import { pino } from "pino";
 import { createBuildHealth } from "../../sidecar/build-health.ts";
 import { watchContent } from "../../sidecar/content-watcher.ts";
-import { until } from "../helpers/callback-server.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { until } from "../helpers/until.ts";
 
 const quiet = pino({ level: "silent" });
 
@@ -58,6 +58,8 @@ test("a burst of changes is one build", async () => {
     await watcher.ready;
     for (let i = 0; i < 10; i++) await writeFile(join(dir, `r${i}.json`), "{}");
     await until("the build", () => builds > 0, 5_000);
+    // A second build would be something happening; its absence has no event to wait for, only a window of
+    // twice the debounce in which it would have started.
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(builds, 1);
   } finally {
@@ -100,6 +102,7 @@ test("a failed build is retried with backoff, reported as stale, and ok again on
     assert.equal(health.staleForMs(), 0);
     assert.ok(health.lastSuccess !== undefined);
     const settled = attempts.length;
+    // No retry is an absence: a window longer than the longest retry delay (400 ms) in which one would start.
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(attempts.length, settled, "no retry after a success");
   } finally {
@@ -116,6 +119,8 @@ test("dot-files and dot-folders (.git, swap files) are not content: no build", a
     await watcher.ready;
     await writeFile(join(dir, ".git", "index"), "x");
     await writeFile(join(dir, ".review.json.swp"), "x");
+    // No build is an absence: a window of ten debounces in which one would start (the real file below then shows
+    // the watcher was listening).
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(builds, 0);
     await writeFile(join(dir, "review.json"), "{}");

@@ -10,6 +10,7 @@ import { buildSample } from "../helpers/build.ts";
 import { nginxConfig, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { until } from "../helpers/until.ts";
 
 const BASE_URL = "http://localhost:4321";
 let dist: string;
@@ -44,14 +45,12 @@ test("requests reach both sidecars, a stopped one is skipped, and each request i
     assert.equal(r.status, 200);
     await r.arrayBuffer();
   }
-  await new Promise((r) => setTimeout(r, 300));
-  const after1 = answered();
-  assert.ok(
-    after1.every((n, i) => n > before1[i]),
-    `each sidecar answered some: ${before1} -> ${after1}`,
-  );
-  const log = await readFile(join(nginx?.prefix ?? "", "access.log"), "utf8");
-  const line = log.split("\n").find((l) => l.includes("/api/reviews/search?limit=1&min_rating=1 "));
+  // Each sidecar's log lines reach this process through its stdout, a little after the answers.
+  await until("a log line of a request in each sidecar", () => answered().every((n, i) => n > before1[i]));
+  const line = await until("the access log line of the first request", async () => {
+    const log = await readFile(join(nginx?.prefix ?? "", "access.log"), "utf8");
+    return log.split("\n").find((l) => l.includes("/api/reviews/search?limit=1&min_rating=1 "));
+  });
   assert.match(line ?? "", / 200 \d+ rt=\d+\.\d{3} upstream=127\.0\.0\.1:\d+ urt=\d+\.\d{3}/);
 
   await sidecars[1].stop();

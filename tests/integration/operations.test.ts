@@ -3,13 +3,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { until } from "../helpers/callback-server.ts";
 import { BASE, buildVariants, freshDist, TOPICS } from "../helpers/hub-fixture.ts";
 import { modern } from "../helpers/mcp-http.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 import { type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { startTcpProxy } from "../helpers/tcp-proxy.ts";
+import { until } from "../helpers/until.ts";
 
 let db: TestDatabase;
 let dist: string;
@@ -97,8 +97,9 @@ test("TRUST_PROXY=loopback: the per-client limit and the log see the address beh
   );
   assert.equal(await subscribeFrom(s.url, "203.0.113.7", 3), 429);
   assert.notEqual(await subscribeFrom(s.url, "203.0.113.8", 4), 429, "another client behind the proxy");
-  await new Promise((r) => setTimeout(r, 200));
-  assert.ok(s.logs.some((l) => l.event === "http.request" && l.client === "203.0.113.8"));
+  await until("the log line of the request from behind the proxy", () =>
+    s.logs.some((l) => l.event === "http.request" && l.client === "203.0.113.8"),
+  );
 });
 
 test("without TRUST_PROXY, X-Forwarded-For is not believed", async () => {

@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
+import { until } from "../helpers/until.ts";
 
 let dist: string;
 let sidecar: RunningSidecar;
@@ -42,11 +42,10 @@ test("after a rebuild, pages show the new build, old ETags no longer match, and 
   } finally {
     await rm(content, { recursive: true, force: true });
   }
-  let page = "";
-  for (let waited = 0; waited < 5000 && !page.includes("zz-page-newest"); waited += 100) {
-    await sleep(100);
-    page = await (await fetch(`${sidecar.url}/reviews/`, html)).text();
-  }
+  const page = await until("the list to show the second build's review", async () => {
+    const text = await (await fetch(`${sidecar.url}/reviews/`, html)).text();
+    return text.includes("zz-page-newest") && text;
+  });
   assert.ok(page.includes("A review that only the second build has."), "the list shows the new review");
   const revalidated = await fetch(`${sidecar.url}/reviews/`, {
     headers: { ...html.headers, "If-None-Match": oldEtag },

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import pg from "pg";
 import { createPool, inTransaction } from "../../sidecar/db/pool.ts";
 import { createTestDatabase } from "../helpers/pg.ts";
+import { until } from "../helpers/until.ts";
 
 test("a connection ended in the middle of a transaction fails it; no uncaught error, the pool recovers", async () => {
   const db = await createTestDatabase("pool");
@@ -14,10 +15,14 @@ test("a connection ended in the middle of a transaction fails it; no uncaught er
   try {
     const failed = await inTransaction(pool, async (client) => {
       const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      let ended = false;
+      client.once("end", () => {
+        ended = true;
+      });
       await admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
       // The server's notice that it ended the connection arrives while no statement runs on this client: the
       // moment an 'error' event without a listener would have ended the process (and this test with it).
-      await new Promise((r) => setTimeout(r, 200));
+      await until("the ended connection to close on the client's side", () => ended);
       await client.query("SELECT 1");
     }).then(
       () => undefined,

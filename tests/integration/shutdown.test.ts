@@ -6,10 +6,10 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { buildSample } from "../helpers/build.ts";
-import { until } from "../helpers/callback-server.ts";
 import { alive, cleanUp, listening, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { startSidecarProcess } from "../helpers/sidecar-process.ts";
+import { until } from "../helpers/until.ts";
 
 test("SIGTERM finishes the request in flight, then exits 0", async () => {
   const sidecar = await startSidecarProcess({
@@ -77,7 +77,9 @@ test("a second signal exits at once, without waiting for a request that is still
     socket.write(
       "POST /api/websub/hub HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nhub.mode=",
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The server reads what its sockets receive as it arrives: once it has answered a request sent after these
+    // bytes, it has read them, and the request is in flight.
+    await (await fetch(`${sidecar.url}/healthz`)).arrayBuffer();
     const exit = new Promise<number | null>((r) => sidecar.child.once("exit", (code) => r(code)));
     sidecar.child.kill("SIGTERM");
     await until("draining", () => sidecar.logs.some((l) => l.event === "server.shutdown"));

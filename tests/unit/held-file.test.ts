@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BlockCachedFile, HeldFile } from "../../sidecar/build-store/held-file.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { until } from "../helpers/until.ts";
 
 async function fileOf(bytes: Buffer): Promise<{ dir: string; path: string }> {
   const dir = await tempDir("held");
@@ -35,14 +36,18 @@ test("a held file reads, streams and keeps its bytes when another file is rename
 });
 
 /** An HTTP server on an ephemeral port that sends `held` as every response's body. */
-async function serving(held: HeldFile): Promise<{ url: string; close: () => Promise<void> }> {
+async function serving(
+  held: HeldFile,
+): Promise<{ url: string; close: () => Promise<void>; closedResponses: () => number }> {
+  let closed = 0;
   const server = createServer((_req, res) => {
+    res.once("close", () => closed++);
     res.setHeader("Content-Length", held.size);
     held.sendTo(res);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return { url, close: () => new Promise((r) => server.close(() => r())) };
+  return { url, close: () => new Promise((r) => server.close(() => r())), closedResponses: () => closed };
 }
 
 /** One GET; `pauseEvery` chunks the client stops reading for `pauseMs` (a slow reader: the socket fills). */
@@ -54,6 +59,7 @@ function download(url: string, pauseEvery = 0, pauseMs = 0): Promise<{ body: Buf
         parts.push(d);
         if (pauseEvery && parts.length % pauseEvery === 0) {
           res.pause();
+          // Reading slowly is the thing under test (the server's socket fills), so here a pause is a fixed time.
           void sleep(pauseMs).then(() => res.resume());
         }
       });
@@ -123,8 +129,8 @@ test("a client that leaves mid-body does not close the held descriptor: the file
         req.on("error", () => resolve());
       });
     }
-    // Let the aborted streams be destroyed before the descriptor is used again.
-    await sleep(200);
+    // The aborted responses (and the streams sending them) are done before the descriptor is used again.
+    await until("the server to see the five aborted responses close", () => server.closedResponses() >= 5);
     assert.deepEqual(held.read(1_000_000, 1_000_100), bytes.subarray(1_000_000, 1_000_100));
     assert.deepEqual((await download(server.url)).body, bytes);
   } finally {
