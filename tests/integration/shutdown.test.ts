@@ -84,10 +84,9 @@ test("a second signal exits at once, without waiting for a request that is still
     sidecar.child.kill("SIGTERM");
     await until("draining", () => sidecar.logs.some((l) => l.event === "server.shutdown"));
     assert.equal(sidecar.child.exitCode, null, "the first signal waits for the request in flight");
-    const second = Date.now();
     sidecar.child.kill("SIGTERM");
+    // Exit code 1 is the second signal's: the drain's own end (all done, or its 10 s bound) exits 0.
     assert.equal(await exit, 1);
-    assert.ok(Date.now() - second < 2000, "exited at once");
   } finally {
     socket.destroy();
     await sidecar.stop("SIGKILL");
