@@ -4,7 +4,8 @@ import { createHmac } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
-import { claimWindowMs } from "./hub-limits.ts";
+import { createCompletionBatcher } from "./completion-batcher.ts";
+import { COMPLETION_BATCH_MAX, COMPLETION_LINGER_MS, claimWindowMs } from "./hub-limits.ts";
 import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey } from "./hub-request.ts";
 import type { Delivery, HubStore } from "./hub-store.ts";
@@ -44,6 +45,11 @@ export function signature(secret: string, body: Buffer): string {
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { store, logger } = deps;
+  const acknowledged = createCompletionBatcher<Delivery>({
+    commit: (ds) => store.deliveredBatch(ds, Date.now()),
+    lingerMs: COMPLETION_LINGER_MS,
+    max: COMPLETION_BATCH_MAX,
+  });
   const write = async (what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -85,7 +91,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
     if (status !== undefined && status >= 200 && status < 300) {
       deps.metrics?.delivered.inc();
-      await write("delivered", () => store.delivered(d, Date.now()));
+      await write("delivered", () => acknowledged.add(d));
       logger.debug({ ...log, status, outcome: "delivered" });
     } else if (status === 410) {
       deps.metrics?.removed.inc({ reason: "gone" });

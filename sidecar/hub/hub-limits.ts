@@ -15,3 +15,7 @@ export const RECORD_RETRY_MS = 1_000;
 /** How long a claim hides a row: longer than one request can take (two timeouts plus a second), so only a crashed
  * or dead instance's claim lapses and is taken over. */
 export const claimWindowMs = (timeoutMs: number) => 2 * timeoutMs + 1000;
+/** Completions (deliveries acknowledged, verifications run) wait this long for others to share their commit... */
+export const COMPLETION_LINGER_MS = 4;
+/** ...or until this many wait; never more than one pump's concurrency, so a crash repeats at most one batch. */
+export const COMPLETION_BATCH_MAX = 64;

@@ -11,11 +11,12 @@ import type { Logger } from "../logger.ts";
 import { parseAllowlist } from "./address-guard.ts";
 import { type CallbackClient, createCallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
+import { createCompletionBatcher } from "./completion-batcher.ts";
 import { createDeliveryWorker } from "./delivery-worker.ts";
 import * as limits from "./hub-limits.ts";
 import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey, createHubRequestParser, type LeasePolicy } from "./hub-request.ts";
-import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
+import type { HubStats, HubStore, PendingVerification, VerificationOutcome } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
 import { openSqliteHubStore } from "./sqlite-hub-store.ts";
 import { createStoreHealth } from "./store-health.ts";
@@ -124,13 +125,18 @@ export function createHub(deps: {
     concurrency: limits.DELIVERY_CONCURRENCY,
     concurrencyPerHost: limits.DELIVERY_CONCURRENCY_PER_HOST,
   });
+  const outcomes = createCompletionBatcher<VerificationOutcome>({
+    commit: (items) => store.finishPendingBatch(items, Date.now()),
+    lingerMs: limits.COMPLETION_LINGER_MS,
+    max: limits.COMPLETION_BATCH_MAX,
+  });
   const verifier: ClaimPump = createClaimPump<PendingVerification>({
     name: "verification",
     claim: (now, until, limit) => store.claimPending(now, until, limit),
     async run(p) {
       const verified = await verifyIntent(p, { client, logger });
       try {
-        await store.finishPending(p, verified, Date.now());
+        await outcomes.add({ p, verified });
         health.ok();
       } catch (e) {
         // Left pending: the claim lapses and the verification runs again.

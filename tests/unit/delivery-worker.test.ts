@@ -219,9 +219,9 @@ test("a store that fails to record a delivery is reported; the claim lapses and 
     wrapStore: (s) => ({
       ...s,
       kind: s.kind,
-      async delivered(d, now) {
+      async deliveredBatch(ds, now) {
         if (failDelivered-- > 0) throw new Error("database is locked");
-        return s.delivered(d, now);
+        return s.deliveredBatch(ds, now);
       },
     }),
   });
