@@ -18,7 +18,7 @@ import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey, createHubRequestParser, type LeasePolicy } from "./hub-request.ts";
 import type { HubStats, HubStore, PendingVerification, VerificationOutcome } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
-import { openSqliteHubStore } from "./sqlite-hub-store.ts";
+import { openSqliteWorkerStore } from "./sqlite-worker-store.ts";
 import { createStoreHealth } from "./store-health.ts";
 import { createTopicRecorder } from "./topic-recorder.ts";
 import { verifyIntent } from "./verify-intent.ts";
@@ -68,9 +68,9 @@ export function hubStorePath(config: Pick<Config, "DATA_DIR">): string {
   return join(config.DATA_DIR, "hub.sqlite");
 }
 
-/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR. */
+/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR, on its own thread. */
 export async function openHubStore(config: Pick<Config, "DATA_DIR">, pool?: Pool): Promise<HubStore> {
-  return pool ? openPgHubStore(pool) : openSqliteHubStore(hubStorePath(config));
+  return pool ? openPgHubStore(pool) : openSqliteWorkerStore(hubStorePath(config));
 }
 
 export function createHub(deps: {

@@ -1,6 +1,8 @@
 // The hub's state on node:sqlite (WAL, synchronous=FULL: a committed row survives a crash and a power cut). One
-// instance only. The operations are synchronous (node:sqlite is) and `openSqliteHubStore` wraps them in the
-// HubStore interface. Inside `batch`, each operation is its own savepoint and the batch one commit.
+// instance only. The operations are synchronous (node:sqlite is); the sidecar runs them on a worker thread
+// (sqlite-worker-store.ts) so the event loop never waits for an fsync, and `openSqliteHubStore` runs them in the
+// calling thread for the command line, migrations and tests. Inside `batch`, each operation is its own savepoint
+// and the batch one commit (group commit): one fsync for every operation that arrived while the last one ran.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -192,22 +194,12 @@ export function openSqliteHubOps(path: string): SqliteHubOps {
       });
     },
     recordTopic(topic, sha256, now) {
-      // Committed without waiting for an fsync (synchronous=NORMAL for this transaction only; it survives a
-      // crash of the process, and the next fsynced commit makes it durable too). A build switch records its
-      // topics just after the build wrote its files, when an fsync can wait 100 ms and more for the disk, and
-      // it would stall every request (bench/reload.ts). Lost to a power cut, the record is made again: at
-      // start the hub records the served build's topics (hub.ts), which enqueues the same deliveries.
-      db.exec("PRAGMA synchronous = NORMAL");
-      try {
-        return tx(() => {
-          const row = q.topicState.get(topic) as Row | undefined;
-          if (row?.sha256 === sha256) return 0;
-          q.setTopic.run(topic, sha256, now);
-          return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
-        });
-      } finally {
-        db.exec("PRAGMA synchronous = FULL");
-      }
+      return tx(() => {
+        const row = q.topicState.get(topic) as Row | undefined;
+        if (row?.sha256 === sha256) return 0;
+        q.setTopic.run(topic, sha256, now);
+        return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
+      });
     },
     claimDue(now, claimUntil, limit) {
       return tx(() => {

@@ -8,6 +8,7 @@ import type { HubStore, PendingVerification } from "../../sidecar/hub/hub-store.
 import { migrateHubStore } from "../../sidecar/hub/migrate-hub.ts";
 import { openPgHubStore } from "../../sidecar/hub/pg-hub-store.ts";
 import { openSqliteHubStore } from "../../sidecar/hub/sqlite-hub-store.ts";
+import { openSqliteWorkerStore } from "../../sidecar/hub/sqlite-worker-store.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
@@ -37,6 +38,7 @@ after(async () => {
 
 const implementations: [string, () => Promise<HubStore>][] = [
   ["sqlite", async () => openSqliteHubStore(join(await tempDir("hubstore"), "hub.sqlite"))],
+  ["sqlite on its thread", async () => openSqliteWorkerStore(join(await tempDir("hubstore"), "hub.sqlite"))],
   [
     "postgres",
     async () => {
