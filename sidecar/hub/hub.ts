@@ -124,6 +124,7 @@ export function createHub(deps: {
     pollMs,
     concurrency: limits.DELIVERY_CONCURRENCY,
     concurrencyPerHost: limits.DELIVERY_CONCURRENCY_PER_HOST,
+    concurrencyPerHostMax: limits.DELIVERY_CONCURRENCY_PER_HOST_MAX,
   });
   const outcomes = createCompletionBatcher<VerificationOutcome>({
     commit: (items) => store.finishPendingBatch(items, Date.now()),
@@ -134,7 +135,7 @@ export function createHub(deps: {
     name: "verification",
     claim: (now, until, limit) => store.claimPending(now, until, limit),
     async run(p) {
-      const verified = await verifyIntent(p, { client, logger });
+      const { verified, feedback } = await verifyIntent(p, { client, logger });
       try {
         await outcomes.add({ p, verified });
         health.ok();
@@ -144,12 +145,15 @@ export function createHub(deps: {
         health.fail("verification.finish", message);
         logger.error({ event: "hub.store_error", err: message }, message);
       }
+      return feedback;
     },
     hostOf: (p) => callbackHostKey(p.callback) ?? "",
     nextDueAt: () => store.nextDueAt("verifications"),
     claimMs: limits.claimWindowMs(config.HUB_TIMEOUT_MS),
     concurrency: limits.VERIFY_CONCURRENCY,
     concurrencyPerHost: limits.VERIFY_CONCURRENCY_PER_HOST,
+    concurrencyPerHostMax: limits.VERIFY_CONCURRENCY_PER_HOST_MAX,
+    fastAnswerMs: limits.FAST_ANSWER_MS,
     pollMs,
     logger,
     health,
