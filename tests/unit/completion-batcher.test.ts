@@ -60,7 +60,12 @@ test("a full batch commits at once; what arrives while it commits forms the next
 test("a failed commit rejects its own items only; the next batch commits", async () => {
   const c = gatedCommits();
   const b = createCompletionBatcher<number>({ commit: c.commit, lingerMs: 1, max: 2 });
-  const failed = [b.add(1), b.add(2)].map((p) => p.then(() => "ok", (e: Error) => e.message));
+  const failed = [b.add(1), b.add(2)].map((p) =>
+    p.then(
+      () => "ok",
+      (e: Error) => e.message,
+    ),
+  );
   await c.waitBatches(1);
   const next = b.add(3);
   c.fail(new Error("disk full"));
