@@ -8,21 +8,20 @@
 // build. --cpu-prof=<dir>: the mixed section's sidecars write CPU profiles there.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, request } from "undici";
 import { MANIFEST_FILE } from "../src/domain/schemas/manifest.ts";
-import { CallbackServer, until } from "../tests/helpers/callback-server.ts";
+import { until } from "../tests/helpers/callback-server.ts";
 import { freePort } from "../tests/helpers/free-port.ts";
-import { hubRequest, subscriptions } from "../tests/helpers/hub-fixture.ts";
 import { nginxConfig } from "../tests/helpers/nginx.ts";
-import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
+import { type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
 import { pipelineAbuseBench } from "./abuse.ts";
 import type { AnalysisRate } from "./analysis-rate.ts";
 import { generateContent } from "./generate.ts";
+import { type FanoutRow, fanoutBuilds, fanoutReport, fanoutRun } from "./hub-fanout.ts";
 import { sharedHubBench } from "./hub-shared.ts";
 import { incrementalBench } from "./incremental.ts";
 import { childPids } from "./lib/cpu.ts";
@@ -552,95 +551,16 @@ async function processBench(dists: Map<number, string>) {
   );
 }
 
-// 4. Hub fan-out ---------------------------------------------------------------------------------------------
+// 4. Hub fan-out (bench/hub-fanout.ts): each size twice on this shared machine, and a burst of 1,000 on a slowed disk.
 async function fanoutBench() {
   const pki = await makeTestPki();
-  const variantContent = join(WORK, "content-variant");
-  await cp(join(ROOT, "content"), variantContent, { recursive: true, force: true });
-  await writeFile(
-    join(variantContent, "reviews/2026/zz-bench.json"),
-    JSON.stringify({ rating: 5, date: "2026-11-21", text: "Bench variant.", author: "B. B.", verified: true }),
-  );
-  const distA = join(WORK, "fan-a");
-  const distB = join(WORK, "fan-b");
-  node(["scripts/build.ts"], { CONTENT_DIR: join(ROOT, "content"), DIST_DIR: distA, BASE_URL: BASE });
-  node(["scripts/build.ts"], { CONTENT_DIR: variantContent, DIST_DIR: distB, BASE_URL: BASE });
-  const rows: (string | number)[][] = [];
-  for (const n of FANOUT) {
-    const served = join(WORK, `fan-served-${n}`);
-    await rm(served, { recursive: true, force: true });
-    await cp(distA, served, { recursive: true });
-    const dataDir = join(WORK, `fan-data-${n}`);
-    await rm(dataDir, { recursive: true, force: true });
-    const cb = await CallbackServer.start(pki);
-    let sidecar: SidecarProcess | undefined;
-    try {
-      sidecar = await startSidecarProcess({
-        DIST_DIR: served,
-        DATA_DIR: dataDir,
-        BASE_URL: BASE,
-        NODE_EXTRA_CA_CERTS: pki.caFile,
-        HUB_CALLBACK_ALLOWLIST: "127.0.0.0/8",
-        HUB_RATE_LIMIT_PER_CLIENT: "1000000",
-        HUB_RATE_LIMIT_PER_CALLBACK_HOST: "1000000",
-        HUB_VERIFY_QUEUE_MAX: "1000000",
-        HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000000",
-        LOG_LEVEL: "info",
-      });
-      const s = sidecar;
-      const paths = Array.from({ length: n }, (_, i) => `/f/${i}`);
-      log(`subscribing ${n}`);
-      for (let i = 0; i < n; i += 100) {
-        await Promise.all(
-          paths.slice(i, i + 100).map((p) =>
-            hubRequest(s.url, {
-              "hub.mode": "subscribe",
-              "hub.topic": `${BASE}/api/feed.json`,
-              "hub.callback": cb.url(p),
-            }),
-          ),
-        );
-      }
-      await until(`${n} verified`, () => subscriptions(dataDir).length === n, 600_000);
-      await deploy(distB, served);
-      const switched = await until("switch", () => s.logs.find((l) => l.event === "build.switched"), 60_000);
-      await until(`${n} delivered`, () => cb.received.filter((r) => r.method === "POST").length >= n, 600_000);
-      const last = Math.max(...cb.received.filter((r) => r.method === "POST").map((r) => r.at));
-      const oursMs = last - Number(switched.time);
-      const body = await readFile(join(distB, "api/feed.json"));
-      const agent = new Agent({ connections: 8, connect: { ca: await readFile(pki.caFile) } });
-      const t0 = Date.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < n) {
-            const p = paths[next++];
-            const r = await request(cb.url(p), {
-              method: "POST",
-              body,
-              headers: { "Content-Type": "application/json" },
-              dispatcher: agent,
-            });
-            await r.body.dump();
-          }
-        }),
-      );
-      const baseMs = Date.now() - t0;
-      await agent.close();
-      rows.push([n, oursMs, baseMs, `${fmt(oursMs / baseMs, 2)}x`]);
-    } finally {
-      await sidecar?.stop();
-      await cb.close();
-    }
-  }
-  report.push(
-    "## Hub fan-out of one change (JSON Feed topic, HTTPS subscribers on loopback)",
-    "",
-    "Ours: from `build.switched` to the last delivery received. Baseline: plain undici POSTs of the same body to the same callbacks, 8 at a time (the hub's per-host limit; all callbacks share one host).",
-    "",
-    table(["subscribers", "hub ms", "baseline ms", "ratio"], rows),
-    "",
-  );
+  const dists = await fanoutBuilds(WORK);
+  const rows: FanoutRow[] = [];
+  const runs = quick ? 1 : 2;
+  for (const n of FANOUT)
+    for (let i = 0; i < runs; i++) rows.push(await fanoutRun(n, { work: WORK, dists, pki, slowDisk: false, log }));
+  for (let i = 0; i < runs; i++) rows.push(await fanoutRun(1000, { work: WORK, dists, pki, slowDisk: true, log }));
+  report.push(...fanoutReport(rows, fmt));
 }
 
 // MCP memory under load: one session, many requests, RSS sampled (bench/mcp.ts).
@@ -691,7 +611,8 @@ if (wanted("fanout")) await fanoutBench();
 const abuseSize = dists.has(10000) ? 10000 : smallest;
 if (wanted("abuse"))
   report.push(...(await pipelineAbuseBench(dists.get(abuseSize) as string, abuseSize, await freePort())));
-if (wanted("hub")) report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), log })));
+if (wanted("hub"))
+  report.push(...(await sharedHubBench({ work: WORK, sizes: FANOUT.slice(-1), runs: quick ? 1 : 2, log })));
 const header = [
   "# Benchmark results",
   "",

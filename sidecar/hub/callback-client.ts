@@ -5,6 +5,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { type BlockList, isIP } from "node:net";
 import { Agent, buildConnector, request } from "undici";
 import { isAllowedAddress } from "./address-guard.ts";
+import { DELIVERY_CONCURRENCY } from "./hub-limits.ts";
 
 export class RefusedCallbackError extends Error {}
 
@@ -45,7 +46,9 @@ export function createCallbackClient(opts: {
 }): CallbackClient {
   const base = buildConnector({ timeout: opts.timeoutMs });
   const agent = new Agent({
-    connections: opts.connectionsPerOrigin ?? 8,
+    // The claim pumps bound the requests per host (host-concurrency.ts), up to the global limit; a lower bound
+    // here would queue inside undici and cap a host that earned more at this number.
+    connections: opts.connectionsPerOrigin ?? DELIVERY_CONCURRENCY,
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 4_000,

@@ -1,21 +1,29 @@
 // Runs rows claimed from the hub store (deliveries, verifications): claims no more than it can start soon (so a
-// claim does not lapse while it waits in memory), bounded globally and per callback host, wakes when told, when
-// the next row falls due, and every `pollMs` (other instances may have added work). A failing store is logged,
-// reported and retried with a growing pause; it never throws out of the pump.
+// claim does not lapse while it waits in memory), bounded globally and per callback host (a limit each host
+// earns by its answers: host-concurrency.ts), wakes when told, when the next row falls due, and every `pollMs`
+// (other instances may have added work). A failing store is logged, reported and retried with a growing pause;
+// it never throws out of the pump.
 import PQueue from "p-queue";
 import type { Logger } from "../logger.ts";
+import { createHostConcurrency, type HostFeedback } from "./host-concurrency.ts";
 import type { StoreHealth } from "./store-health.ts";
 
 export interface ClaimPumpDeps<T> {
   name: string;
   claim(now: number, claimUntil: number, limit: number): Promise<T[]>;
-  run(item: T): Promise<void>;
+  /** Runs one item; what its callback host's answer showed, when it asked one. */
+  run(item: T): Promise<HostFeedback | undefined>;
   hostOf(item: T): string;
   nextDueAt(): Promise<number | undefined>;
   /** How long a claim hides a row: longer than one run can take. */
   claimMs: number;
   concurrency: number;
+  /** Requests at once to one callback host to start with... */
   concurrencyPerHost: number;
+  /** ...and at most, for a host that answers fast and without errors. */
+  concurrencyPerHostMax: number;
+  /** An answer within this long counts as fast. */
+  fastAnswerMs: number;
   /** Look for work at least this often (several instances share the store); 0 = only when due. */
   pollMs: number;
   logger: Logger;
@@ -34,6 +42,11 @@ const MAX_ERROR_PAUSE_MS = 10_000;
 export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
   const global = new PQueue({ concurrency: deps.concurrency });
   const perHost = new Map<string, PQueue>();
+  const hostLimits = createHostConcurrency({
+    initial: deps.concurrencyPerHost,
+    max: Math.max(deps.concurrencyPerHost, deps.concurrencyPerHostMax),
+    fastMs: deps.fastAnswerMs,
+  });
   const capacity = deps.concurrency * 2;
   let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -46,7 +59,7 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
   const hostQueue = (host: string) => {
     let q = perHost.get(host);
     if (!q) {
-      q = new PQueue({ concurrency: deps.concurrencyPerHost });
+      q = new PQueue({ concurrency: hostLimits.limit(host) });
       q.addEventListener("idle", () => perHost.delete(host));
       perHost.set(host, q);
     }
@@ -62,8 +75,16 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
 
   function start(item: T) {
     inFlight++;
-    void hostQueue(deps.hostOf(item))
-      .add(() => global.add(() => deps.run(item)))
+    const host = deps.hostOf(item);
+    const q = hostQueue(host);
+    void q
+      .add(async () => {
+        const round = hostLimits.started(host);
+        const feedback = await global.add(() => deps.run(item));
+        if (!feedback) return;
+        hostLimits.record(host, round, feedback);
+        q.concurrency = hostLimits.limit(host);
+      })
       .catch((e) => deps.logger.error({ event: "hub.task_error", err: (e as Error).message }, `${deps.name} failed`))
       .finally(() => {
         inFlight--;

@@ -4,7 +4,17 @@ import { createHmac } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
-import { claimWindowMs } from "./hub-limits.ts";
+import { createCompletionBatcher } from "./completion-batcher.ts";
+import type { HostFeedback } from "./host-concurrency.ts";
+import {
+  COMPLETION_BATCH_MAX,
+  COMPLETION_LINGER_MS,
+  claimWindowMs,
+  DELIVERY_CONCURRENCY,
+  DELIVERY_CONCURRENCY_PER_HOST,
+  DELIVERY_CONCURRENCY_PER_HOST_MAX,
+  FAST_ANSWER_MS,
+} from "./hub-limits.ts";
 import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey } from "./hub-request.ts";
 import type { Delivery, HubStore } from "./hub-store.ts";
@@ -34,6 +44,7 @@ export interface DeliveryWorkerDeps {
   pollMs?: number;
   concurrency?: number;
   concurrencyPerHost?: number;
+  concurrencyPerHostMax?: number;
 }
 
 export type DeliveryWorker = ClaimPump;
@@ -44,6 +55,11 @@ export function signature(secret: string, body: Buffer): string {
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { store, logger } = deps;
+  const acknowledged = createCompletionBatcher<Delivery>({
+    commit: (ds) => store.deliveredBatch(ds, Date.now()),
+    lingerMs: COMPLETION_LINGER_MS,
+    max: COMPLETION_BATCH_MAX,
+  });
   const write = async (what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -56,20 +72,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
   };
 
-  async function deliverOne(d: Delivery): Promise<void> {
+  async function deliverOne(d: Delivery): Promise<HostFeedback | undefined> {
     const now = Date.now();
     const log = { event: "hub.deliver", topic: d.topic, callback_host: new URL(d.callback).host };
     if (d.expiresAt <= now) {
       await write("lease end", () => store.remove(d.topic, d.callback));
       deps.metrics?.removed.inc({ reason: "lease_ended" });
       logger.info({ ...log, outcome: "lease_ended" }, "lease ended; not delivered");
-      return;
+      return undefined;
     }
     const content = deps.topicContent(d.topic);
     if (!content || (d.sha256 !== null && d.sha256 !== content.sha256)) {
       // Another instance enqueued a build this one has not switched to yet: let it (or us, a moment later) send.
       await write("release", () => store.release(d, Date.now() + NOT_YET_LOADED_MS));
-      return;
+      return undefined;
     }
     const headers: Record<string, string> = {
       "Content-Type": content.type,
@@ -78,14 +94,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     if (d.secret) headers["X-Hub-Signature"] = signature(d.secret, content.bytes);
     let status: number | undefined;
     let error: string | undefined;
+    const started = performance.now();
     try {
       status = (await deps.client.post(new URL(d.callback), content.bytes, headers)).status;
     } catch (e) {
       error = (e as Error).message;
     }
+    // A timeout, a connection error, a 5xx or a 429 says the host has enough; any other answer, that it coped.
+    const feedback: HostFeedback =
+      status === undefined || status >= 500 || status === 429
+        ? { answered: false }
+        : { answered: true, ms: performance.now() - started };
     if (status !== undefined && status >= 200 && status < 300) {
       deps.metrics?.delivered.inc();
-      await write("delivered", () => store.delivered(d, Date.now()));
+      await write("delivered", () => acknowledged.add(d));
       logger.debug({ ...log, status, outcome: "delivered" });
     } else if (status === 410) {
       deps.metrics?.removed.inc({ reason: "gone" });
@@ -99,6 +121,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         logger.info({ ...log, status, err: error, outcome: outcome.removed ? "removed" : "retry" }, "delivery failed");
       });
     }
+    return feedback;
   }
 
   return createClaimPump<Delivery>({
@@ -109,8 +132,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     hostOf: (d) => callbackHostKey(d.callback) ?? "",
     nextDueAt: () => store.nextDueAt("deliveries"),
     claimMs: claimWindowMs(deps.timeoutMs),
-    concurrency: deps.concurrency ?? 64,
-    concurrencyPerHost: deps.concurrencyPerHost ?? 8,
+    concurrency: deps.concurrency ?? DELIVERY_CONCURRENCY,
+    concurrencyPerHost: deps.concurrencyPerHost ?? DELIVERY_CONCURRENCY_PER_HOST,
+    concurrencyPerHostMax: deps.concurrencyPerHostMax ?? DELIVERY_CONCURRENCY_PER_HOST_MAX,
+    fastAnswerMs: FAST_ANSWER_MS,
     pollMs: deps.pollMs ?? 0,
     logger,
     health: deps.health,

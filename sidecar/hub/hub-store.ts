@@ -31,6 +31,11 @@ export interface PendingVerification extends HubRequest {
   generation: number;
 }
 
+export interface VerificationOutcome {
+  p: PendingVerification;
+  verified: boolean;
+}
+
 export interface VerificationLimits {
   /** Pending verifications at most, in all. */
   max: number;
@@ -62,6 +67,8 @@ export interface HubStore {
   claimPending(now: number, claimUntil: number, limit: number): Promise<PendingVerification[]>;
   /** Applies a verified request (subscribe or unsubscribe) and drops it, in one transaction. */
   finishPending(p: PendingVerification, verified: boolean, now: number): Promise<void>;
+  /** `finishPending` for several, in one transaction (one commit): all of them or none. */
+  finishPendingBatch(items: readonly VerificationOutcome[], now: number): Promise<void>;
   /**
    * Records the topic's current content hash. When it differs from the recorded one, enqueues one delivery per
    * active subscriber and returns how many; the first record of a topic, or the same hash again (another
@@ -74,7 +81,10 @@ export interface HubStore {
   nextDueAt(kind?: DueKind): Promise<number | undefined>;
   /** Puts a claimed delivery back, due at `at`, without counting a failure. */
   release(d: Delivery, at: number): Promise<void>;
+  /** Drops an acknowledged delivery (kept, due now, when a newer change arrived meanwhile); resets failures. */
   delivered(d: Delivery, now: number): Promise<void>;
+  /** `delivered` for several, in one transaction (one commit): all of them or none. */
+  deliveredBatch(ds: readonly Delivery[], now: number): Promise<void>;
   failed(d: Delivery, now: number, retryDelaysMs: readonly number[], maxFailures: number): Promise<FailureOutcome>;
   /** Removes a subscription and its pending deliveries; true when there was one. */
   remove(topic: string, callback: string): Promise<boolean>;

@@ -11,13 +11,14 @@ import type { Logger } from "../logger.ts";
 import { parseAllowlist } from "./address-guard.ts";
 import { type CallbackClient, createCallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
+import { createCompletionBatcher } from "./completion-batcher.ts";
 import { createDeliveryWorker } from "./delivery-worker.ts";
 import * as limits from "./hub-limits.ts";
 import type { HubMetrics } from "./hub-metrics.ts";
 import { callbackHostKey, createHubRequestParser, type LeasePolicy } from "./hub-request.ts";
-import type { HubStats, HubStore, PendingVerification } from "./hub-store.ts";
+import type { HubStats, HubStore, PendingVerification, VerificationOutcome } from "./hub-store.ts";
 import { openPgHubStore } from "./pg-hub-store.ts";
-import { openSqliteHubStore } from "./sqlite-hub-store.ts";
+import { openSqliteWorkerStore } from "./sqlite-worker-store.ts";
 import { createStoreHealth } from "./store-health.ts";
 import { createTopicRecorder } from "./topic-recorder.ts";
 import { verifyIntent } from "./verify-intent.ts";
@@ -67,9 +68,9 @@ export function hubStorePath(config: Pick<Config, "DATA_DIR">): string {
   return join(config.DATA_DIR, "hub.sqlite");
 }
 
-/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR. */
+/** PostgreSQL when a pool is given (DATABASE_URL), else the embedded SQLite file in DATA_DIR, on its own thread. */
 export async function openHubStore(config: Pick<Config, "DATA_DIR">, pool?: Pool): Promise<HubStore> {
-  return pool ? openPgHubStore(pool) : openSqliteHubStore(hubStorePath(config));
+  return pool ? openPgHubStore(pool) : openSqliteWorkerStore(hubStorePath(config));
 }
 
 export function createHub(deps: {
@@ -123,14 +124,20 @@ export function createHub(deps: {
     pollMs,
     concurrency: limits.DELIVERY_CONCURRENCY,
     concurrencyPerHost: limits.DELIVERY_CONCURRENCY_PER_HOST,
+    concurrencyPerHostMax: limits.DELIVERY_CONCURRENCY_PER_HOST_MAX,
+  });
+  const outcomes = createCompletionBatcher<VerificationOutcome>({
+    commit: (items) => store.finishPendingBatch(items, Date.now()),
+    lingerMs: limits.COMPLETION_LINGER_MS,
+    max: limits.COMPLETION_BATCH_MAX,
   });
   const verifier: ClaimPump = createClaimPump<PendingVerification>({
     name: "verification",
     claim: (now, until, limit) => store.claimPending(now, until, limit),
     async run(p) {
-      const verified = await verifyIntent(p, { client, logger });
+      const { verified, feedback } = await verifyIntent(p, { client, logger });
       try {
-        await store.finishPending(p, verified, Date.now());
+        await outcomes.add({ p, verified });
         health.ok();
       } catch (e) {
         // Left pending: the claim lapses and the verification runs again.
@@ -138,12 +145,15 @@ export function createHub(deps: {
         health.fail("verification.finish", message);
         logger.error({ event: "hub.store_error", err: message }, message);
       }
+      return feedback;
     },
     hostOf: (p) => callbackHostKey(p.callback) ?? "",
     nextDueAt: () => store.nextDueAt("verifications"),
     claimMs: limits.claimWindowMs(config.HUB_TIMEOUT_MS),
     concurrency: limits.VERIFY_CONCURRENCY,
     concurrencyPerHost: limits.VERIFY_CONCURRENCY_PER_HOST,
+    concurrencyPerHostMax: limits.VERIFY_CONCURRENCY_PER_HOST_MAX,
+    fastAnswerMs: limits.FAST_ANSWER_MS,
     pollMs,
     logger,
     health,

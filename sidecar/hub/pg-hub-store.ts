@@ -1,6 +1,6 @@
 // HubStore on PostgreSQL: several sidecars share it. Claims use FOR UPDATE SKIP LOCKED, so instances never
 // take the same due row at once, and a claim is a time: one that outlives a dead instance is taken over.
-// Most operations are one statement (one round trip).
+// Most operations are one statement (one round trip); completions come in batches (one commit for many).
 import { migrateSchema } from "../db/migrate.ts";
 import { inTransaction, type Pool, pingDatabase } from "../db/pool.ts";
 import { HUB_PG_SCHEMA, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
@@ -16,7 +16,7 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
   const one = async <T>(sql: string, args: unknown[]): Promise<T | undefined> =>
     (await pool.query(sql, args)).rows[0] as T | undefined;
 
-  return {
+  const store: HubStore = {
     kind: "postgres",
     async addPending(req, host, now, limits) {
       // One statement: the counts and the insert see one snapshot (a race between instances can exceed the
@@ -45,17 +45,27 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
       return rows.map(rowToPending);
     },
     async finishPending(p, verified, now) {
+      await store.finishPendingBatch([{ p, verified }], now);
+    },
+    async finishPendingBatch(items, now) {
+      if (items.length === 0) return;
       await inTransaction(pool, async (c) => {
-        if (verified && p.mode === "subscribe") {
-          await c.query(UPSERT, [p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now]);
-        } else if (verified) {
-          await c.query("DELETE FROM hub_subscriptions WHERE topic = $1 AND callback = $2", [p.topic, p.callback]);
+        for (const { p, verified } of items) {
+          if (verified && p.mode === "subscribe") {
+            await c.query(UPSERT, [p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now]);
+          } else if (verified) {
+            await c.query("DELETE FROM hub_subscriptions WHERE topic = $1 AND callback = $2", [p.topic, p.callback]);
+          }
         }
-        const gone = await c.query("DELETE FROM hub_verifications WHERE id = $1 AND generation = $2", [
-          p.id,
-          p.generation,
-        ]);
-        if (gone.rowCount === 0) await c.query("UPDATE hub_verifications SET next_at = $2 WHERE id = $1", [p.id, now]);
+        // A newer request for the same pair replaced one of these meanwhile (its generation moved on): it runs next.
+        await c.query(
+          `WITH done AS (SELECT * FROM unnest($1::bigint[], $2::int[]) AS t(id, generation)),
+           del AS (DELETE FROM hub_verifications v USING done WHERE v.id = done.id AND v.generation = done.generation
+             RETURNING v.id)
+           UPDATE hub_verifications v SET next_at = $3 FROM done
+           WHERE v.id = done.id AND v.id NOT IN (SELECT id FROM del)`,
+          [items.map((i) => i.p.id), items.map((i) => i.p.generation), now],
+        );
       });
     },
     async recordTopic(topic, sha256, now) {
@@ -106,11 +116,22 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
       await pool.query("UPDATE hub_deliveries SET next_at = $2 WHERE id = $1", [d.id, at]);
     },
     async delivered(d, now) {
+      await store.deliveredBatch([d], now);
+    },
+    async deliveredBatch(ds, now) {
+      if (ds.length === 0) return;
+      // One statement: a row whose generation moved on (a newer change arrived in flight) stays, due now.
+      // Subscriptions are touched only when they had failures, so a batch rarely locks them.
       await pool.query(
-        `WITH del AS (DELETE FROM hub_deliveries WHERE id = $1 AND generation = $2 RETURNING 1),
-         again AS (UPDATE hub_deliveries SET next_at = $5 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM del) RETURNING 1)
-         UPDATE hub_subscriptions SET failures = 0 WHERE topic = $3 AND callback = $4`,
-        [d.id, d.generation, d.topic, d.callback, now],
+        `WITH done AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+             AS t(id, generation, topic, callback)),
+         del AS (DELETE FROM hub_deliveries d USING done WHERE d.id = done.id AND d.generation = done.generation
+           RETURNING d.id),
+         again AS (UPDATE hub_deliveries d SET next_at = $5 FROM done
+           WHERE d.id = done.id AND d.id NOT IN (SELECT id FROM del) RETURNING 1)
+         UPDATE hub_subscriptions s SET failures = 0 FROM done
+         WHERE s.topic = done.topic AND s.callback = done.callback AND s.failures <> 0`,
+        [ds.map((d) => d.id), ds.map((d) => d.generation), ds.map((d) => d.topic), ds.map((d) => d.callback), now],
       );
     },
     async failed(d, now, retryDelaysMs, maxFailures): Promise<FailureOutcome> {
@@ -174,4 +195,5 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
     // The pool is the process's (server.ts), shared with other stores: closing the hub leaves it open.
     async close() {},
   };
+  return store;
 }

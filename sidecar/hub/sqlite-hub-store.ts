@@ -1,9 +1,13 @@
-// HubStore on node:sqlite (WAL, synchronous=FULL: a committed row survives a crash). One instance only.
+// The hub's state on node:sqlite (WAL, synchronous=FULL: a committed row survives a crash and a power cut). One
+// instance only. The operations are synchronous (node:sqlite is); the sidecar runs them on a worker thread
+// (sqlite-worker-store.ts) so the event loop never waits for an fsync, and `openSqliteHubStore` runs them in the
+// calling thread for the command line, migrations and tests. Inside `batch`, each operation is its own savepoint
+// and the batch one commit (group commit): one fsync for every operation that arrived while the last one ran.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { HUB_SQLITE_MIGRATIONS, type Row, rowToDelivery, rowToPending, rowToSubscription } from "./hub-schema.ts";
-import type { FailureOutcome, HubStore } from "./hub-store.ts";
+import type { Delivery, FailureOutcome, HubStore, PendingVerification } from "./hub-store.ts";
 
 export const SCHEMA_VERSION = HUB_SQLITE_MIGRATIONS.length;
 
@@ -34,7 +38,37 @@ function openDatabase(path: string): DatabaseSync {
   return db;
 }
 
+/** An operation failed in a way that ended its batch's transaction: none of the batch is stored. */
+export class BatchAborted extends Error {
+  constructor(cause: unknown) {
+    super((cause as Error).message, { cause });
+  }
+}
+
+/** A HubStore method that answers at once instead of with a promise. */
+type Sync<F> = F extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+export type HubOperation = Exclude<keyof HubStore, "kind">;
+export type SqliteHubOps = { [K in HubOperation]: Sync<HubStore[K]> } & {
+  /** Runs `fn` in one transaction; operations inside it commit with it. */
+  batch<T>(fn: () => T): T;
+  /** Runs `fn` so that a throw undoes its writes only, not the batch's others. */
+  isolated<T>(fn: () => T): T;
+};
+
 export function openSqliteHubStore(path: string): HubStore {
+  const ops = openSqliteHubOps(path);
+  const call =
+    <K extends HubOperation>(k: K) =>
+    async (...args: Parameters<SqliteHubOps[K]>) =>
+      (ops[k] as (...a: unknown[]) => unknown)(...args);
+  const store = { kind: "sqlite" } as Record<string, unknown>;
+  for (const k of Object.keys(ops) as (HubOperation | "batch" | "isolated")[]) {
+    if (k !== "batch" && k !== "isolated") store[k] = call(k);
+  }
+  return store as unknown as HubStore;
+}
+
+export function openSqliteHubOps(path: string): SqliteHubOps {
   const db = openDatabase(path);
   const q = Object.fromEntries(
     Object.entries({
@@ -71,7 +105,7 @@ export function openSqliteHubStore(path: string): HubStore {
       nextDelivery: "SELECT MIN(next_at) AS next FROM deliveries",
       nextVerification: "SELECT MIN(next_at) AS next FROM verifications",
       deleteDelivery: "DELETE FROM deliveries WHERE id = ? AND generation = ?",
-      resetFailures: "UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?",
+      resetFailures: "UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ? AND failures <> 0",
       addFailure:
         "UPDATE subscriptions SET failures = failures + 1 WHERE topic = ? AND callback = ? RETURNING failures",
       sweep: "DELETE FROM subscriptions WHERE expires_at <= ?",
@@ -82,7 +116,27 @@ export function openSqliteHubStore(path: string): HubStore {
     }).map(([k, sql]) => [k, db.prepare(sql)]),
   );
 
+  let savepoints = 0;
+  const isolated = <T>(fn: () => T): T => {
+    const name = `op${savepoints++}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      const out = fn();
+      db.exec(`RELEASE ${name}`);
+      return out;
+    } catch (e) {
+      // Some errors (a full disk among them) roll the whole transaction back: the batch is lost, not just this.
+      if (!db.isTransaction) throw new BatchAborted(e);
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+      throw e;
+    } finally {
+      savepoints--;
+    }
+  };
   const tx = <T>(fn: () => T): T => {
+    // Inside a batch: a savepoint, so a failing operation leaves the batch's others to commit.
+    if (db.isTransaction) return isolated(fn);
     db.exec("BEGIN IMMEDIATE");
     try {
       const out = fn();
@@ -95,9 +149,25 @@ export function openSqliteHubStore(path: string): HubStore {
   };
   const count = (stmt: string, ...args: (string | number)[]) => Number((q[stmt].get(...args) as Row).n);
 
-  const store: HubStore = {
-    kind: "sqlite",
-    async addPending(req, host, now, limits) {
+  const finish = (p: PendingVerification, verified: boolean, now: number) => {
+    if (verified && p.mode === "subscribe") {
+      q.upsert.run(p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now, now);
+    } else if (verified) {
+      q.remove.run(p.topic, p.callback);
+    }
+    // A newer request for the same pair replaced this one meanwhile: it runs next.
+    if (Number(q.dropPending.run(p.id, p.generation).changes) === 0) q.setPendingNext.run(now, p.id);
+  };
+  const delivered = (d: Delivery, now: number) => {
+    // A newer change arrived while this one was in flight: the row stays, due now, for the newest content.
+    if (Number(q.deleteDelivery.run(d.id, d.generation).changes) === 0) q.setNext.run(now, d.id);
+    q.resetFailures.run(d.topic, d.callback);
+  };
+
+  const ops: SqliteHubOps = {
+    batch: tx,
+    isolated,
+    addPending(req, host, now, limits) {
       return tx(() => {
         // Replacing a request that waits for the same pair takes no new place.
         if (count("pendingPair", req.topic, req.callback) === 0) {
@@ -108,64 +178,53 @@ export function openSqliteHubStore(path: string): HubStore {
         return { ok: true } as const;
       });
     },
-    async claimPending(now, claimUntil, limit) {
+    claimPending(now, claimUntil, limit) {
       return tx(() => {
         const rows = q.duePending.all(now, limit) as Row[];
         for (const r of rows) q.setPendingNext.run(claimUntil, r.id);
         return rows.map(rowToPending);
       });
     },
-    async finishPending(p, verified, now) {
+    finishPending(p, verified, now) {
+      tx(() => finish(p, verified, now));
+    },
+    finishPendingBatch(items, now) {
       tx(() => {
-        if (verified && p.mode === "subscribe") {
-          q.upsert.run(p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now, now);
-        } else if (verified) {
-          q.remove.run(p.topic, p.callback);
-        }
-        // A newer request for the same pair replaced this one meanwhile: it runs next.
-        if (Number(q.dropPending.run(p.id, p.generation).changes) === 0) q.setPendingNext.run(now, p.id);
+        for (const { p, verified } of items) finish(p, verified, now);
       });
     },
-    async recordTopic(topic, sha256, now) {
-      // Committed without waiting for an fsync (synchronous=NORMAL for this transaction only; it survives a
-      // crash of the process, and the next fsynced commit makes it durable too). A build switch records its
-      // topics just after the build wrote its files, when an fsync can wait 100 ms and more for the disk, and
-      // it would stall every request (bench/reload.ts). Lost to a power cut, the record is made again: at
-      // start the hub records the served build's topics (hub.ts), which enqueues the same deliveries.
-      db.exec("PRAGMA synchronous = NORMAL");
-      try {
-        return tx(() => {
-          const row = q.topicState.get(topic) as Row | undefined;
-          if (row?.sha256 === sha256) return 0;
-          q.setTopic.run(topic, sha256, now);
-          return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
-        });
-      } finally {
-        db.exec("PRAGMA synchronous = FULL");
-      }
+    recordTopic(topic, sha256, now) {
+      return tx(() => {
+        const row = q.topicState.get(topic) as Row | undefined;
+        if (row?.sha256 === sha256) return 0;
+        q.setTopic.run(topic, sha256, now);
+        return row ? Number(q.enqueue.run(now, now, sha256, topic, now).changes) : 0;
+      });
     },
-    async claimDue(now, claimUntil, limit) {
+    claimDue(now, claimUntil, limit) {
       return tx(() => {
         const rows = q.due.all(now, limit) as Row[];
         for (const r of rows) q.setNext.run(claimUntil, r.id);
         return rows.map(rowToDelivery);
       });
     },
-    async nextDueAt(kind) {
+    nextDueAt(kind) {
       const query = kind === "deliveries" ? q.nextDelivery : kind === "verifications" ? q.nextVerification : q.nextDue;
       const next = (query.get() as { next: number | null }).next;
       return next === null ? undefined : Number(next);
     },
-    async release(d, at) {
+    release(d, at) {
       q.setNext.run(at, d.id);
     },
-    async delivered(d, now) {
+    delivered(d, now) {
+      tx(() => delivered(d, now));
+    },
+    deliveredBatch(ds, now) {
       tx(() => {
-        if (Number(q.deleteDelivery.run(d.id, d.generation).changes) === 0) q.setNext.run(now, d.id);
-        q.resetFailures.run(d.topic, d.callback);
+        for (const d of ds) delivered(d, now);
       });
     },
-    async failed(d, now, retryDelaysMs, maxFailures): Promise<FailureOutcome> {
+    failed(d, now, retryDelaysMs, maxFailures): FailureOutcome {
       return tx(() => {
         const row = q.addFailure.get(d.topic, d.callback) as { failures: number } | undefined;
         if (!row || row.failures >= maxFailures) {
@@ -177,14 +236,14 @@ export function openSqliteHubStore(path: string): HubStore {
         return { removed: false, retryAt: now + delay };
       });
     },
-    async remove(topic, callback) {
+    remove(topic, callback) {
       return Number(q.remove.run(topic, callback).changes) > 0;
     },
-    async get(topic, callback) {
+    get(topic, callback) {
       const row = q.get.get(topic, callback) as Row | undefined;
       return row ? rowToSubscription(row) : undefined;
     },
-    async importSubscription(s, now) {
+    importSubscription(s, now) {
       const r = q.importSub.run(
         s.topic,
         s.callback,
@@ -197,13 +256,13 @@ export function openSqliteHubStore(path: string): HubStore {
       );
       return Number(r.changes) > 0;
     },
-    async sweepLapsed(now) {
+    sweepLapsed(now) {
       return Number(q.sweep.run(now).changes);
     },
-    async list() {
+    list() {
       return (q.list.all() as Row[]).map((r) => ({ ...rowToSubscription(r), pending: Number(r.pending) }));
     },
-    async stats() {
+    stats() {
       const r = q.stats.get() as Row;
       return {
         subscriptions: Number(r.subscriptions),
@@ -211,12 +270,12 @@ export function openSqliteHubStore(path: string): HubStore {
         pendingVerifications: Number(r.verifications),
       };
     },
-    async ping() {
+    ping() {
       return null;
     },
-    async close() {
+    close() {
       db.close();
     },
   };
-  return store;
+  return ops;
 }

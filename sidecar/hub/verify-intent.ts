@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
+import type { HostFeedback } from "./host-concurrency.ts";
 import type { HubRequest } from "./hub-request.ts";
 
 const CHALLENGE_BYTES = 24;
@@ -10,7 +11,7 @@ const CHALLENGE_BYTES = 24;
 export async function verifyIntent(
   req: HubRequest,
   deps: { client: CallbackClient; logger: Logger },
-): Promise<boolean> {
+): Promise<{ verified: boolean; feedback: HostFeedback }> {
   const challenge = randomBytes(CHALLENGE_BYTES).toString("base64url");
   const url = new URL(req.callback);
   url.searchParams.append("hub.mode", req.mode);
@@ -18,13 +19,19 @@ export async function verifyIntent(
   url.searchParams.append("hub.challenge", challenge);
   if (req.mode === "subscribe") url.searchParams.append("hub.lease_seconds", String(req.leaseSeconds));
   const log = { event: "hub.verify", mode: req.mode, topic: req.topic, callback_host: url.host };
+  const started = performance.now();
   try {
     const res = await deps.client.get(url, challenge.length + 64);
     const verified = res.status >= 200 && res.status < 300 && res.body === challenge;
     deps.logger.info({ ...log, status: res.status, verified }, verified ? "intent verified" : "intent not verified");
-    return verified;
+    // A wrong body is the subscriber's answer, not a sign of load; a 5xx or a 429 is.
+    const overloaded = res.status >= 500 || res.status === 429;
+    return {
+      verified,
+      feedback: overloaded ? { answered: false } : { answered: true, ms: performance.now() - started },
+    };
   } catch (e) {
     deps.logger.info({ ...log, verified: false, err: (e as Error).message }, "verification request failed");
-    return false;
+    return { verified: false, feedback: { answered: false } };
   }
 }

@@ -88,5 +88,5 @@ export class CallbackServer {
   }
 }
 
-// Also exported here: the hub and WebSub tests import it with their callback servers.
-export { until } from "./until.ts";
+// Also exported here: the hub and WebSub tests import them with their callback servers.
+export { until, untilCount } from "./until.ts";

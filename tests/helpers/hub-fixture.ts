@@ -96,6 +96,27 @@ export function subscriptions(dataDir: string) {
   }
 }
 
+/** What the hub has not finished yet (read from its SQLite file): verifications, deliveries and topic hashes. */
+export function hubQueue(dataDir: string) {
+  const db = new DatabaseSync(join(dataDir, "hub.sqlite"), { readOnly: true });
+  try {
+    const callbacks = (table: string) =>
+      (db.prepare(`SELECT callback FROM ${table}`).all() as { callback: string }[]).map((r) => r.callback);
+    return {
+      verifications: callbacks("verifications"),
+      deliveries: callbacks("deliveries"),
+      topics: new Map(
+        (db.prepare("SELECT topic, sha256 FROM topic_state").all() as { topic: string; sha256: string }[]).map((r) => [
+          r.topic,
+          r.sha256,
+        ]),
+      ),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 /** A logger whose lines (parsed JSON) the test reads. */
 export function memoryLogger() {
   const lines: Record<string, unknown>[] = [];

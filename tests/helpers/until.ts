@@ -22,3 +22,29 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
+
+/**
+ * Waits until `count()` reaches `target`, failing only when it stops moving for `stallMs` (at least 30 s): a
+ * bound against a hang that does not depend on how fast the machine or its disk is, for work that advances in
+ * steps (verifications, deliveries).
+ */
+export async function untilCount(
+  what: string,
+  count: () => number | Promise<number>,
+  target: number,
+  stallMs = 30_000,
+): Promise<void> {
+  let last = -1;
+  let movedAt = Date.now();
+  for (;;) {
+    const n = await count();
+    if (n >= target) return;
+    if (n !== last) {
+      last = n;
+      movedAt = Date.now();
+    } else if (Date.now() - movedAt > Math.max(stallMs, 30_000)) {
+      throw new Error(`timed out waiting for ${what}: stuck at ${n} of ${target}`);
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}

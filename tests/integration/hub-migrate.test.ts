@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
+import pg from "pg";
 import { CallbackServer, until } from "../helpers/callback-server.ts";
 import { buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
@@ -44,7 +45,17 @@ test("hub migrate copies the SQLite hub to PostgreSQL and the subscribers stay n
 
     const shared = await startSidecarProcess({ ...env, DATABASE_URL: db.url });
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      // The start records the served build's topics; a deploy before that would be their first record.
+      const recorded = new pg.Client(db.url);
+      await recorded.connect();
+      try {
+        await until(
+          "the served build's topics recorded",
+          async () => (await recorded.query("SELECT 1 FROM hub_topic_state")).rowCount === 3,
+        );
+      } finally {
+        await recorded.end();
+      }
       await deploy(variants[1], dist);
       await until("all notified", () => paths.every((p) => cb.posts(p).length === 1), 20_000);
       for (const p of paths) {

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { createPool, type Pool } from "../../sidecar/db/pool.ts";
 import type { HubRequest } from "../../sidecar/hub/hub-request.ts";
-import type { HubStore } from "../../sidecar/hub/hub-store.ts";
+import type { HubStore, PendingVerification } from "../../sidecar/hub/hub-store.ts";
 import { migrateHubStore } from "../../sidecar/hub/migrate-hub.ts";
 import { openPgHubStore } from "../../sidecar/hub/pg-hub-store.ts";
 import { openSqliteHubStore } from "../../sidecar/hub/sqlite-hub-store.ts";
+import { openSqliteWorkerStore } from "../../sidecar/hub/sqlite-worker-store.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
@@ -37,6 +38,7 @@ after(async () => {
 
 const implementations: [string, () => Promise<HubStore>][] = [
   ["sqlite", async () => openSqliteHubStore(join(await tempDir("hubstore"), "hub.sqlite"))],
+  ["sqlite on its thread", async () => openSqliteWorkerStore(join(await tempDir("hubstore"), "hub.sqlite"))],
   [
     "postgres",
     async () => {
@@ -144,6 +146,54 @@ for (const [name, open] of implementations) {
       assert.equal(again?.sha256, "h3");
       await store.delivered(again, 2_100);
       assert.equal((await store.stats()).pendingDeliveries, 0);
+      await store.close();
+    });
+
+    test("a batch of completions commits each as its single form would", async () => {
+      const store = await open();
+      for (const n of [1, 2, 3]) await subscribe(store, `https://a.test/${n}`);
+      await store.recordTopic(T, "h1", 1_000);
+      await store.recordTopic(T, "h2", 1_000);
+      const due = await store.claimDue(1_000, 9_000, 10);
+      assert.equal(due.length, 3);
+      await store.deliveredBatch([due[1]], 1_050);
+      // A failure before the batch: the batch resets it. A change while the batch was in flight keeps that row due.
+      assert.deepEqual(await store.failed(due[0], 1_100, [0], 3), { removed: false, retryAt: 1_100 });
+      const [again] = await store.claimDue(1_100, 9_000, 10);
+      assert.equal(again.callback, "https://a.test/1");
+      await store.recordTopic(T, "h3", 1_500);
+      await store.deliveredBatch([again, due[2]], 2_000);
+      assert.equal((await store.get(T, "https://a.test/1"))?.failures, 0);
+      const left = await store.claimDue(2_000, 9_000, 10);
+      assert.deepEqual(
+        left.map((d) => [d.callback, d.sha256]).sort(),
+        [1, 2, 3].map((n) => [`https://a.test/${n}`, "h3"]),
+        "rows changed during flight stay due for the newest content; the one delivered before is enqueued anew",
+      );
+      await store.deliveredBatch(left, 2_100);
+      assert.equal((await store.stats()).pendingDeliveries, 0);
+      await store.deliveredBatch([], 2_200);
+
+      // Verification outcomes: a subscribe, an unsubscribe and a refused one in one commit.
+      await store.addPending(req("https://a.test/4"), "a.test", 3_000, LIMITS);
+      await store.addPending(req("https://a.test/1", "unsubscribe"), "a.test", 3_000, LIMITS);
+      await store.addPending(req("https://a.test/5"), "a.test", 3_000, LIMITS);
+      const pending = await store.claimPending(3_000, 9_000, 10);
+      assert.equal(pending.length, 3);
+      const byCallback = new Map(pending.map((p) => [p.callback, p]));
+      await store.finishPendingBatch(
+        [
+          { p: byCallback.get("https://a.test/4") as PendingVerification, verified: true },
+          { p: byCallback.get("https://a.test/1") as PendingVerification, verified: true },
+          { p: byCallback.get("https://a.test/5") as PendingVerification, verified: false },
+        ],
+        3_100,
+      );
+      assert.ok(await store.get(T, "https://a.test/4"));
+      assert.equal(await store.get(T, "https://a.test/1"), undefined);
+      assert.equal(await store.get(T, "https://a.test/5"), undefined);
+      assert.equal((await store.stats()).pendingVerifications, 0);
+      await store.finishPendingBatch([], 3_200);
       await store.close();
     });
 

@@ -1,11 +1,20 @@
 // The WebSub hub against the sidecar as a real process and real HTTPS subscribers on loopback.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CallbackServer, until } from "../helpers/callback-server.ts";
-import { BASE, buildVariants, freshDist, hubEnv, hubRequest, subscriptions, TOPICS } from "../helpers/hub-fixture.ts";
+import { CallbackServer, until, untilCount } from "../helpers/callback-server.ts";
+import {
+  BASE,
+  buildVariants,
+  freshDist,
+  hubEnv,
+  hubQueue,
+  hubRequest,
+  subscriptions,
+  TOPICS,
+} from "../helpers/hub-fixture.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../helpers/sidecar-process.ts";
 import { makeTestPki } from "../helpers/tls.ts";
@@ -16,8 +25,6 @@ let dataDir: string;
 let cb: CallbackServer;
 let sidecar: SidecarProcess;
 let turn = 0;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Deploys the next variant and waits until the sidecar serves it. */
 async function changeContent(): Promise<void> {
@@ -40,7 +47,7 @@ async function subscribe(path: string, extra: Record<string, string> = {}, topic
   });
   assert.equal(r.status, 202, r.text);
   await until(`verification GET to ${path}`, () => cb.gets(path).length > gets);
-  await sleep(100);
+  await until(`the outcome for ${path} stored`, () => !hubQueue(dataDir).verifications.includes(cb.url(path)));
   return cb.gets(path).at(-1);
 }
 
@@ -195,7 +202,7 @@ describe("verification of intent", () => {
     await until("unsubscribe verification", () =>
       cb.gets("/unsub").some((g) => g.query.get("hub.mode") === "unsubscribe"),
     );
-    await sleep(150);
+    await until("the outcome stored", () => !hubQueue(dataDir).verifications.includes(cb.url("/unsub")));
     assert.ok(active("/unsub"), "still subscribed after a failed unsubscribe");
     cb.behaviours.set("/unsub", { verify: "echo" });
     await hubRequest(sidecar.url, {
@@ -226,7 +233,8 @@ describe("distribution", () => {
       "deliveries",
       () => cb.posts("/atom").length >= 1 && cb.posts("/json").length >= 1 && cb.posts("/dataset").length >= 1,
     );
-    await sleep(500);
+    // A delivery row goes only once its POST was acknowledged: with none left, nothing more is sent.
+    await until("no delivery pending", () => hubQueue(dataDir).deliveries.length === 0);
     assert.equal(cb.posts("/atom").length, 1, "a re-subscribe gives exactly one delivery");
     const atom = cb.posts("/atom")[0];
     const served = Buffer.from(
@@ -273,7 +281,7 @@ describe("distribution", () => {
     await until("down and moved removed", () => !active("/down") && !active("/moved"));
     assert.equal(active("/flaky")?.failures, 0, "a 2xx resets the count");
     assert.equal(cb.received.filter((r) => r.path === "/elsewhere").length, 0, "redirects are not followed");
-    await sleep(1500);
+    await until("no delivery pending", () => hubQueue(dataDir).deliveries.length === 0);
     assert.equal(cb.posts("/down").length, 3);
     assert.equal(cb.posts("/gone").length, 1);
   });
@@ -284,19 +292,31 @@ describe("distribution", () => {
     await changeContent();
     await until("first attempt", () => cb.posts("/retry").length === 1);
     await changeContent();
-    await until("retry", () => cb.posts("/retry").length >= 2, 10_000);
+    // The new build is served from here on. The retry falls due a second after the failure: if the deploy took
+    // longer, the retry went out before the switch (with the bytes served then) and the switch enqueues another.
+    // Either way, whatever is sent after the switch carries the new bytes.
+    const switchedAt = Date.now();
     const served = Buffer.from(
       await (await fetch(`${sidecar.url}/feed.xml`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer(),
     );
-    assert.ok(cb.posts("/retry")[1].body.equals(served));
+    await until("a delivery after the switch", () => cb.posts("/retry").some((p) => p.at > switchedAt), 10_000);
     assert.ok(!cb.posts("/retry")[0].body.equals(served));
+    for (const p of cb.posts("/retry").filter((x) => x.at > switchedAt)) assert.ok(p.body.equals(served));
+    assert.ok(cb.posts("/retry").at(-1)?.body.equals(served));
   });
 
   test("a lapsed lease stops deliveries", async () => {
     await subscribe("/short", { "hub.lease_seconds": "1" });
-    await sleep(1300);
+    const expiresAt = active("/short")?.expiresAt ?? 0;
+    await until("the lease ended", () => Date.now() > expiresAt);
     await changeContent();
-    await sleep(800);
+    const served = await (
+      await fetch(`${sidecar.url}/feed.xml`, { headers: { "Accept-Encoding": "identity" } })
+    ).arrayBuffer();
+    const sha256 = createHash("sha256").update(Buffer.from(served)).digest("hex");
+    // Once the change is recorded every delivery it enqueued is in the store: none for the lapsed lease.
+    await until("the change recorded", () => hubQueue(dataDir).topics.get(TOPICS.atom) === sha256);
+    await until("no delivery pending", () => hubQueue(dataDir).deliveries.length === 0);
     assert.equal(cb.posts("/short").length, 0);
   });
 
@@ -311,14 +331,15 @@ describe("distribution", () => {
           ),
       );
     }
-    await until(
+    // Bounds against a hang, not speed checks (bench/RESULTS.md measures): they fail only when nothing moves for 30 s.
+    await untilCount(
       "1,000 verified",
-      () => subscriptions(dataDir).filter((s) => s.callback.includes("/fan/")).length === 1000,
-      120_000, // a bound against a hang, not a speed check (bench/RESULTS.md measures the fan-out)
+      () => subscriptions(dataDir).filter((s) => s.callback.includes("/fan/")).length,
+      1000,
     );
     const started = Date.now();
     await changeContent();
-    await until("1,000 delivered", () => paths.every((p) => cb.posts(p).length >= 1), 120_000);
+    await untilCount("1,000 delivered", () => paths.filter((p) => cb.posts(p).length >= 1).length, 1000);
     const ms = Date.now() - started;
     console.log(`fan-out to 1,000 subscribers: ${ms} ms from deploy to last delivery`);
     assert.ok(paths.every((p) => cb.posts(p).length === 1));

@@ -32,6 +32,7 @@ function gatedRuns() {
       now--;
       running.set(item.host, (running.get(item.host) ?? 1) - 1);
       finished.push(item.id);
+      return undefined;
     },
     /** Lets the oldest waiting run finish. */
     releaseOne: () => waiting.shift()?.(),
@@ -75,6 +76,8 @@ function pump(deps: Partial<ClaimPumpDeps<Item>> & Pick<ClaimPumpDeps<Item>, "cl
     logger,
     health,
     ...deps,
+    concurrencyPerHostMax: deps.concurrencyPerHostMax ?? deps.concurrencyPerHost ?? 10,
+    fastAnswerMs: deps.fastAnswerMs ?? 1_000,
   });
   return { p, lines, health };
 }
@@ -131,6 +134,45 @@ test("keeps the global limit and the per-host limit", async () => {
   await second.p.close();
 });
 
+test("a host that answers fast gets more at once, up to the maximum; overloads cut it", async () => {
+  let running = 0;
+  let most = 0;
+  let overload = false;
+  const q = queue(items(400, () => "aggregator.test"));
+  const run = async () => {
+    running++;
+    most = Math.max(most, running);
+    await new Promise((r) => setTimeout(r, 1));
+    running--;
+    return overload ? ({ answered: false } as const) : ({ answered: true, ms: 1 } as const);
+  };
+  const { p } = pump({
+    claim: q.claim,
+    run,
+    nextDueAt: q.nextDueAt,
+    concurrency: 32,
+    concurrencyPerHost: 2,
+    concurrencyPerHostMax: 12,
+  });
+  p.wake();
+  await p.idle();
+  assert.equal(q.due.length, 0);
+  assert.equal(most, 12, "from 2 at once up to the maximum of 12, never beyond");
+
+  overload = true;
+  most = 0;
+  q.due.push(...items(200, () => "aggregator.test"));
+  p.wake();
+  await p.idle();
+  overload = false;
+  most = 0;
+  q.due.push(...items(4, () => "aggregator.test"));
+  p.wake();
+  await p.idle();
+  assert.ok(most <= 2, `after overloads the host gets little at once (${most})`);
+  await p.close();
+});
+
 test("a failing store is reported and retried after a growing pause, then the work runs", async () => {
   const attempts: number[] = [];
   let failures = 3;
@@ -142,7 +184,10 @@ test("a failing store is reported and retried after a growing pause, then the wo
       if (failures-- > 0) throw new Error("disk I/O error");
       return due.splice(0, limit);
     },
-    run: async (i) => void ran.push(i.id),
+    run: async (i) => {
+      ran.push(i.id);
+      return undefined;
+    },
   });
   p.wake();
   await until("the work, after three failed claims", () => ran.length === 1, 10_000);
@@ -168,7 +213,7 @@ test("a failing nextDueAt is retried too, and the pump never throws", async () =
       claims.push(Date.now());
       return [];
     },
-    run: async () => {},
+    run: async () => undefined,
     nextDueAt: async () => {
       if (nextFails-- > 0) throw new Error("connection refused");
       return undefined;

@@ -36,6 +36,7 @@ async function setup(
     retryDelaysMs?: number[];
     concurrency?: number;
     concurrencyPerHost?: number;
+    concurrencyPerHostMax?: number;
     wrapStore?: (s: HubStore) => HubStore;
   } = {},
 ) {
@@ -65,6 +66,7 @@ async function setup(
     timeoutMs: TIMEOUT_MS,
     concurrency: opts.concurrency,
     concurrencyPerHost: opts.concurrencyPerHost,
+    concurrencyPerHostMax: opts.concurrencyPerHostMax,
   });
   await real.recordTopic(TOPIC, current.topic.sha256, Date.now());
   return {
@@ -219,9 +221,9 @@ test("a store that fails to record a delivery is reported; the claim lapses and 
     wrapStore: (s) => ({
       ...s,
       kind: s.kind,
-      async delivered(d, now) {
+      async deliveredBatch(ds, now) {
         if (failDelivered-- > 0) throw new Error("database is locked");
-        return s.delivered(d, now);
+        return s.deliveredBatch(ds, now);
       },
     }),
   });
@@ -243,6 +245,7 @@ test("the per-host limit counts one host whatever its port, case or trailing dot
   const hub = await setup({
     concurrency: 8,
     concurrencyPerHost: 1,
+    concurrencyPerHostMax: 1,
     send: async (s) => {
       const host = new URL(s.url).hostname.replace(/\.$/, "");
       running.set(host, (running.get(host) ?? 0) + 1);
