@@ -462,6 +462,25 @@ const OPPOSITE: Partial<Record<string, string>> = { positive: "negative", negati
 // A quote that opens with a condition judges nothing by itself ("If you want a company that returns calls, keep
 // looking."): its polarity lives in the rest of the review.
 const CONDITIONAL = /^\s*(?:if|unless|whether)\b/i;
+// "Pricey, yes, but the other bid was $3k more", "Not cheap, but you get what you pay for": price criticism conceded
+// before a turn is weighed by the writer against what follows, which the quote leaves out.
+const CONCEDED = /^[\s,;:—–-]*(?:but|though|although|however|yet)\b/i;
+// The least a quote read alone must lean the chip's way to show praise of an aspect it does not itself praise, in a
+// review not read as positive: weaker evidence is often the first half of a complaint.
+const WEAK_PRAISE = 0.15;
+
+// A quote that ends in a bare denial after its subject ("Fixed: no.", "Showed up on time? Nope."): the answer denies
+// what the quote names.
+const DENIED = /[:?—–]\s*(?:no|not|nope|nah|never)\W*$/i;
+
+/** Whether a turn ("but", "though") follows the quote in the part that holds it. */
+function turnFollows(quote: string, parts: readonly string[]): boolean {
+  for (const part of parts) {
+    const at = part.indexOf(quote);
+    if (at >= 0) return CONCEDED.test(part.slice(at + quote.length, at + quote.length + 16));
+  }
+  return false;
+}
 
 /**
  * The aspects a reader may be shown: the engine abstains rather than show a chip its own readings dispute or its
@@ -473,6 +492,10 @@ const CONDITIONAL = /^\s*(?:if|unless|whether)\b/i;
  *   can flip a clause; a reader judges the chip by the quote beside it.
  * - The quote alone must carry the chip: it names the aspect, or it leans the chip's way. A quote that carries no
  *   polarity alone, or opens with a condition, shows the reader nothing to trust.
+ * - Praise in a review not read as positive needs a quote that, read alone, praises that aspect or praises
+ *   clearly as a whole (WEAK_PRAISE); praise whose quote ends in a bare denial ("Fixed: no.") is denied by it.
+ * - Price criticism followed by a turn ("Pricey, yes, but...") is a concession: the writer's verdict on the price
+ *   lies after the turn.
  */
 function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral: ReadonlySet<string>): AspectMention[] {
   const written = parts.filter((p) => p.trim() !== "");
@@ -483,6 +506,8 @@ function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral:
     const opposite = OPPOSITE[a.polarity];
     if (opposite === undefined) return true;
     if (analysis.overall === opposite || CONDITIONAL.test(a.quote)) return false;
+    if (a.polarity === "positive" && DENIED.test(a.quote)) return false;
+    if (a.aspect === "price_value" && a.polarity === "negative" && turnFollows(a.quote, parts)) return false;
     let read = alone.get(a.quote);
     if (!read) {
       read = analyzeInContext([a.quote], neutral);
@@ -491,6 +516,9 @@ function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral:
     if (read.overall === opposite) return false;
     const own = read.aspects.filter((b) => b.aspect === a.aspect);
     if (own.some((b) => b.polarity === opposite)) return false;
+    const carried = own.some((b) => b.polarity === a.polarity);
+    if (a.polarity === "positive" && analysis.overall !== "positive" && read.sentiment.score < WEAK_PRAISE && !carried)
+      return false;
     return own.length > 0 || read.sentiment.label === a.polarity;
   });
 }

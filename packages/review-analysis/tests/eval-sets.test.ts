@@ -36,6 +36,7 @@ test("no option scores every set but dev; --dev scores dev only", () => {
     "holdout-7",
     "holdout-8",
     "holdout-9",
+    "holdout-10",
   ]);
   assert.deepEqual(chooseSets(["--errors", "--json"]), [...DEFAULT_SETS]);
   assert.deepEqual(chooseSets(["--dev", "--errors"]), ["dev"]);
@@ -71,6 +72,7 @@ test("every held-out set is pinned, and its committed file matches its committed
     "holdout-7",
     "holdout-8",
     "holdout-9",
+    "holdout-10",
   ];
   const added = EVAL_SETS.filter((s) => !(named as string[]).includes(s) && /^holdout-\d+$/.test(s));
   assert.deepEqual(Object.keys(HELD_OUT), [...named, ...added]);
@@ -94,8 +96,9 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-7"], "holdout-7 is training data");
   assert.ok(SPENT["holdout-8"], "holdout-8 is training data");
   assert.ok(SPENT["holdout-9"], "holdout-9's shown chips were read");
+  assert.ok(SPENT["holdout-10"], "holdout-10's contradicting chips were read");
   for (const set of Object.keys(HELD_OUT))
-    if (!set.match(/^holdout-[2-9]$/)) assert.equal(SPENT[set as EvalSet], undefined);
+    if (!set.match(/^holdout-(?:[2-9]|10)$/)) assert.equal(SPENT[set as EvalSet], undefined);
 });
 
 test("a held-out set dropped into eval/ with its sha256 beside it is scored, after the named ones, in the order of N", () => {
@@ -103,17 +106,23 @@ test("a held-out set dropped into eval/ with its sha256 beside it is scored, aft
     "dev.jsonl",
     "holdout-9.jsonl",
     "holdout-9.sha256",
-    "holdout-12.jsonl",
-    "holdout-12.sha256",
-    "holdout-10.sha256",
     "holdout-10.jsonl",
+    "holdout-10.sha256",
+    "holdout-13.jsonl",
+    "holdout-13.sha256",
+    "holdout-11.sha256",
     "holdout-11.jsonl",
+    "holdout-12.jsonl",
     "holdout-x.jsonl",
     "holdout-011.jsonl",
     "holdout-011.sha256",
   ];
-  assert.deepEqual(newHeldOutSets(files), ["holdout-10", "holdout-12"], "one without its sha256 is not a held-out set");
-  for (const set of EVAL_SETS.filter((s) => /^holdout-\d\d+$/.test(s))) {
+  assert.deepEqual(
+    newHeldOutSets(files),
+    ["holdout-11", "holdout-13"],
+    "a named set is not added again; one without its sha256 is not a held-out set",
+  );
+  for (const set of EVAL_SETS.filter((s) => /^holdout-\d\d+$/.test(s) && !(s in SPENT))) {
     assert.equal(HELD_OUT[set], `${set}.sha256`);
     assert.ok(DEFAULT_SETS.includes(set), `${set} is scored by default`);
     assert.deepEqual(chooseSets(["--sets", set]), [set]);
@@ -201,9 +210,9 @@ test("npm run eval refuses a changed held-out set (exit 1), --sets leaves it out
     assert.match(chosen.out, /review label macro-F1/);
     assert.doesNotMatch(chosen.out, /holdout/);
 
-    const bad = await evalScript(dir, ["--sets", "holdout-10"]);
+    const bad = await evalScript(dir, ["--sets", "holdout-99"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-10"/);
+    assert.match(bad.out, /npm run eval: --sets: unknown set "holdout-99"/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

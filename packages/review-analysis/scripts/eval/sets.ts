@@ -17,6 +17,7 @@ const NAMED_SETS = [
   "holdout-7",
   "holdout-8",
   "holdout-9",
+  "holdout-10",
 ] as const;
 export type EvalSet = (typeof NAMED_SETS)[number] | `holdout-${number}`;
 
@@ -55,6 +56,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-7": "holdout-7.sha256",
   "holdout-8": "holdout-8.sha256",
   "holdout-9": "holdout-9.sha256",
+  "holdout-10": "holdout-10.sha256",
   ...Object.fromEntries(ADDED.map((set) => [set, `${set}.sha256`])),
 };
 
@@ -72,6 +74,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
   "holdout-8": "scored once while held out, on summary figures only; training data of the models since",
   "holdout-9":
     "scored once while held out, on summary figures only; its shown chips were read since, to choose which chips the engine abstains from",
+  "holdout-10":
+    "scored once while held out, on summary figures only; its contradicting chips were read since, to choose which chips the engine abstains from",
 };
 
 /**
@@ -80,6 +84,7 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
  */
 export const NOT_LEARNED: Partial<Record<EvalSet, string>> = {
   "holdout-9": "spent after the review-label model and the aspect layer were trained",
+  "holdout-10": "spent after the review-label model and the aspect layer were trained",
 };
 
 /**
