@@ -2,8 +2,7 @@
 // on loopback, with callbacks that answer at once and after 50 ms, against a raw baseline (plain undici POSTs of
 // the same body), and the database transactions per delivery (pg_stat_database).
 // Called by bench/run.ts; `node bench/hub-shared.ts [N] [RUNS]` runs only this part and prints the table.
-import { spawnSync } from "node:child_process";
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -15,7 +14,7 @@ import { freePort } from "../tests/helpers/free-port.ts";
 import { createTestDatabase } from "../tests/helpers/pg.ts";
 import { deploy, type SidecarProcess, startSidecarProcess } from "../tests/helpers/sidecar-process.ts";
 import { makeTestPki } from "../tests/helpers/tls.ts";
-import { postCounter, rawPosts } from "./hub-fanout.ts";
+import { fanoutBuilds, postCounter, rawPosts } from "./hub-fanout.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const BASE = "http://localhost:4321";
@@ -35,15 +34,6 @@ async function xacts(url: string): Promise<number> {
   }
 }
 
-function build(contentDir: string, distDir: string) {
-  const r = spawnSync(process.execPath, [join(ROOT, "scripts/build.ts")], {
-    cwd: ROOT,
-    env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, BASE_URL: BASE, LOG_LEVEL: "warn" },
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
-}
-
 export async function sharedHubBench(opts: {
   work: string;
   sizes: number[];
@@ -53,16 +43,7 @@ export async function sharedHubBench(opts: {
 }): Promise<string[]> {
   const { work, log } = opts;
   const pki = await makeTestPki();
-  const variant = join(work, "shared-content-variant");
-  await cp(join(ROOT, "content"), variant, { recursive: true, force: true });
-  await writeFile(
-    join(variant, "reviews/2026/zz-shared-bench.json"),
-    JSON.stringify({ rating: 5, date: "2026-11-21", text: "Shared bench variant.", author: "B. B.", verified: true }),
-  );
-  const distA = join(work, "shared-a");
-  const distB = join(work, "shared-b");
-  build(join(ROOT, "content"), distA);
-  build(variant, distB);
+  const [distA, distB] = await fanoutBuilds(work);
   const body = await readFile(join(distB, "api/feed.json"));
   const rows: string[] = [];
 
