@@ -92,7 +92,10 @@ async function allPages(page: Page, params: Record<string, string>): Promise<str
   assert.equal(response?.status(), 200, JSON.stringify(params));
   const seen = await ids(page);
   for (let i = 0; i < 50 && (await page.locator("[data-testid=next-page]").count()) > 0; i++) {
-    await Promise.all([page.waitForURL(/cursor=/), page.click("[data-testid=next-page]")]);
+    // Wait for the link's own URL: every page after the first already has a cursor in its URL, so a pattern would
+    // match the page being left and the next one could be read before it loaded (or skipped).
+    const next = new URL((await page.getAttribute("[data-testid=next-page]", "href")) ?? "", page.url()).href;
+    await Promise.all([page.waitForURL(next), page.click("[data-testid=next-page]")]);
     seen.push(...(await ids(page)));
   }
   return seen;
