@@ -107,6 +107,8 @@ async function rssKiB(pid: number): Promise<number> {
 interface SlowReader {
   /** Resolves when the answer's headers have arrived: the server counts the answer as in flight. */
   responded: Promise<void>;
+  /** The bytes read so far. */
+  bytes(): number;
   /** Ends the request; `done` then resolves to the bytes read. */
   stop(): void;
   done: Promise<number>;
@@ -134,6 +136,7 @@ function slowRead(url: string, client: string): SlowReader {
     responded: new Promise<void>((r) => {
       responded = r;
     }),
+    bytes: () => got,
     stop() {
       clearInterval(tick);
       req.destroy();
@@ -152,8 +155,10 @@ test("20 slow readers of since/2000-01-01: the sidecar's memory stays bounded an
   await fetch(url).then((r) => r.arrayBuffer()); // warm: the page cache, the code
   const before = await rssKiB(pid);
   const readers = Array.from({ length: 20 }, (_, i) => slowRead(url, `192.0.2.${i + 1}`));
-  // Six seconds of slow reading is the load under test; the probes sample memory meanwhile and count the answers
-  // the sidecar gave while the readers were still reading.
+  // Every reader under way first (on a busy machine the first chunks can take a while), then six seconds of slow
+  // reading, the load under test; the probes sample memory meanwhile and count the answers the sidecar gave while
+  // the readers were still reading.
+  await until("every reader's first chunk", () => readers.every((r) => r.bytes() > 0));
   let stopped = false;
   const reading = sleep(6_000).then(() => {
     stopped = true;
@@ -178,8 +183,14 @@ test("20 slow readers of since/2000-01-01: the sidecar's memory stays bounded an
     got.every((n) => n > 0 && n < length),
     "each reader got part of the answer, not all",
   );
-  // A generous bound (speed belongs to the bench): the whole answers would be 20 x several MB.
-  assert.ok(growthMb < 64, `RSS grew ${growthMb.toFixed(1)} MB with 20 slow readers`);
+  // Answers held whole would cost 20 x the answer; streamed, the growth is chunks, socket buffers and the heap's
+  // young generation (up to 48 MB with the start script's --max-semi-space-size=16). The bench holds the aim
+  // (64 MB with 50 readers at 100k); this bound only tells streaming from holding.
+  const wholeMb = (20 * length) / 2 ** 20;
+  assert.ok(
+    growthMb < 0.6 * wholeMb,
+    `RSS grew ${growthMb.toFixed(1)} MB with 20 slow readers (whole answers: ${wholeMb.toFixed(0)} MB)`,
+  );
   // The readers do not hold the sidecar up: it kept answering probes while they read. (How quickly is the bench's
   // to measure; on a machine busy with other work a probe's latency says more about the machine.)
   assert.ok(answeredWhileReading >= 2, `probes answered while the readers read: ${answeredWhileReading}`);
