@@ -87,6 +87,9 @@ async function runNodeTest(list: string[], concurrency: number, reportDir: strin
     // cleanups (tests/helpers/cleanup.ts) then stop them. Its last results are not lost on the way out
     // (tests/helpers/report-pipe.ts), and completeReports checks that.
     "--test-force-exit",
+    // A test that hangs (a wait with no bound, a process that never exits) fails after 20 minutes instead of holding
+    // the run until CI's own limit; the slowest test takes about 6 minutes on a loaded machine.
+    "--test-timeout=1200000",
     // Every test process, also one whose file imports no helper, gets its own CONTENT_DIR, DIST_DIR,
     // BUILD_CACHE_DIR and DATA_DIR and cleans up at exit.
     "--import=./tests/helpers/paths.ts",
