@@ -35,6 +35,9 @@ const startInstance = async (i: number) => {
         DATABASE_URL: db.url,
         TRUST_PROXY: "loopback",
         HUB_RETRY_DELAYS_MS: "500,500",
+        // Three instances raise their per-host limits against the one callback server in this process; on a busy
+        // machine its answers can take seconds, and a verification with no answer is refused for good.
+        HUB_TIMEOUT_MS: "10000",
         LOG_LEVEL: "warn",
       },
     ),
