@@ -5,7 +5,7 @@ import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
 import { type ClaimPump, createClaimPump } from "./claim-pump.ts";
 import { createCompletionBatcher } from "./completion-batcher.ts";
-import type { HostFeedback } from "./host-concurrency.ts";
+import { feedbackOf, type HostFeedback } from "./host-concurrency.ts";
 import {
   COMPLETION_BATCH_MAX,
   COMPLETION_LINGER_MS,
@@ -100,11 +100,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     } catch (e) {
       error = (e as Error).message;
     }
-    // A timeout, a connection error, a 5xx or a 429 says the host has enough; any other answer, that it coped.
-    const feedback: HostFeedback =
-      status === undefined || status >= 500 || status === 429
-        ? { answered: false }
-        : { answered: true, ms: performance.now() - started };
+    const feedback = feedbackOf(status, started);
     if (status !== undefined && status >= 200 && status < 300) {
       deps.metrics?.delivered.inc();
       await write("delivered", () => acknowledged.add(d));

@@ -7,6 +7,17 @@
 /** What one request to a host showed: it answered (after `ms`), or the host is overloaded. */
 export type HostFeedback = { answered: true; ms: number } | { answered: false };
 
+/**
+ * What a request's outcome says of its host: no answer (a timeout, a connection error: `status` undefined), a 5xx or
+ * a 429 say it has enough; any other answer (a refusal, a wrong body included) that it coped, in the time since
+ * `startedAt` (performance.now()).
+ */
+export function feedbackOf(status: number | undefined, startedAt: number): HostFeedback {
+  return status === undefined || status >= 500 || status === 429
+    ? { answered: false }
+    : { answered: true, ms: performance.now() - startedAt };
+}
+
 export interface HostConcurrencyOptions {
   initial: number;
   max: number;

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { CallbackClient } from "./callback-client.ts";
-import type { HostFeedback } from "./host-concurrency.ts";
+import { feedbackOf, type HostFeedback } from "./host-concurrency.ts";
 import type { HubRequest } from "./hub-request.ts";
 
 const CHALLENGE_BYTES = 24;
@@ -24,14 +24,9 @@ export async function verifyIntent(
     const res = await deps.client.get(url, challenge.length + 64);
     const verified = res.status >= 200 && res.status < 300 && res.body === challenge;
     deps.logger.info({ ...log, status: res.status, verified }, verified ? "intent verified" : "intent not verified");
-    // A wrong body is the subscriber's answer, not a sign of load; a 5xx or a 429 is.
-    const overloaded = res.status >= 500 || res.status === 429;
-    return {
-      verified,
-      feedback: overloaded ? { answered: false } : { answered: true, ms: performance.now() - started },
-    };
+    return { verified, feedback: feedbackOf(res.status, started) };
   } catch (e) {
     deps.logger.info({ ...log, verified: false, err: (e as Error).message }, "verification request failed");
-    return { verified: false, feedback: { answered: false } };
+    return { verified: false, feedback: feedbackOf(undefined, started) };
   }
 }

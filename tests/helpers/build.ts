@@ -14,12 +14,13 @@ export interface BuildRun {
   stderr: string;
 }
 
-/** Runs one of the project's scripts as a child process on the project's Node. */
+/** Runs a script of the project (or of its node_modules) as a child process on the project's Node, to its end. */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<BuildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, script), ...args], {
       cwd: ROOT,
       env: { ...process.env, BUILD_CACHE_DIR: testBuildCache(), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
     killOnExit(child);
@@ -27,7 +28,8 @@ export function runScript(script: string, args: string[], env: Record<string, st
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
+    // "close", not "exit": the output is whole only once both pipes have ended.
+    child.on("close", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
 }
 

@@ -4,19 +4,16 @@
 // times the per-address cap) must all succeed, and the sidecar must answer none of their requests with an error.
 // Also: tools/list in each of the Inspector's protocol eras passes its --strict schema portability check.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { TOOL_LIST } from "../../sidecar/mcp/tools/index.ts";
 import type { RunningSidecar } from "../../sidecar/server.ts";
-import { buildSample } from "../helpers/build.ts";
-import { killOnExit } from "../helpers/cleanup.ts";
+import { buildSample, runScript } from "../helpers/build.ts";
 import { mcpAnswers, mcpMethods, since } from "../helpers/mcp-answers.ts";
-import { ROOT, tempDir } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/paths.ts";
 import { startTestSidecar } from "../helpers/sidecar.ts";
 
 /** The package's bin, which `npx @modelcontextprotocol/inspector` runs; on this process's Node (it needs 22.19+). */
-const INSPECTOR = join(ROOT, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+const INSPECTOR = "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js";
 const RUNS = 50;
 
 let sidecar: RunningSidecar;
@@ -33,29 +30,8 @@ before(async () => {
 });
 after(() => sidecar.close());
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npx @modelcontextprotocol/inspector --cli {url}/mcp ARGS` as a child process, to its exit. */
-function inspector(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [INSPECTOR, "--cli", `${sidecar.url}/mcp`, ...args], {
-      env: { ...process.env, HOME: home },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    killOnExit(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `npx @modelcontextprotocol/inspector --cli {url}/mcp ARGS` as a child process, to its end. */
+const inspector = (args: string[]) => runScript(INSPECTOR, ["--cli", `${sidecar.url}/mcp`, ...args], { HOME: home });
 
 /** The tools/call runs, turn by turn over every tool, with the arguments docs/mcp.md shows. */
 const CALLS: string[][] = [

@@ -121,25 +121,24 @@ export function formatReport(r: EvalReport, old: readonly Column[], aim: boolean
 /** Shown chips: at most this share contradicts the writer, while at least this share of labelled aspects is shown. */
 export const CHIP_AIMS = { contradicting: 0.01, recall: 0.8 } as const;
 
-function chipRates(m: Matrix): { contradicting: number; recall: number } {
+/** The counts behind the chip figures: labelled aspects, those shown, and shown ones contradicting the writer. */
+function chipCounts(m: Matrix): { total: number; shown: number; contradicting: number } {
   const at = (gold: string, got: string) => m[gold]?.[got] ?? 0;
   let total = 0;
   let missing = 0;
   for (const gold of POLARITIES) for (const got of PREDICTED) total += at(gold, got);
   for (const gold of POLARITIES) missing += at(gold, "missing");
-  const shown = total - missing;
-  const contradicting = at("positive", "negative") + at("negative", "positive");
+  return { total, shown: total - missing, contradicting: at("positive", "negative") + at("negative", "positive") };
+}
+
+function chipRates(m: Matrix): { contradicting: number; recall: number } {
+  const { total, shown, contradicting } = chipCounts(m);
   return { contradicting: shown ? contradicting / shown : 0, recall: total ? shown / total : 0 };
 }
 
 /** Shown chips that contradict the writer (positive for negative or the reverse), and the share of labelled aspects shown. */
 function chipFigures(m: Matrix): string {
-  const at = (gold: string, got: string) => m[gold]?.[got] ?? 0;
-  let total = 0;
-  let missing = 0;
-  for (const gold of POLARITIES) for (const got of PREDICTED) total += at(gold, got);
-  for (const gold of POLARITIES) missing += at(gold, "missing");
-  const shown = total - missing;
-  const contradicting = at("positive", "negative") + at("negative", "positive");
-  return `contradicting ${contradicting}/${shown} = ${f3(shown ? contradicting / shown : 0)}, recall ${shown}/${total} = ${f3(total ? shown / total : 0)}`;
+  const { total, shown, contradicting } = chipCounts(m);
+  const rates = chipRates(m);
+  return `contradicting ${contradicting}/${shown} = ${f3(rates.contradicting)}, recall ${shown}/${total} = ${f3(rates.recall)}`;
 }
