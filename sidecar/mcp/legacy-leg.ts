@@ -3,6 +3,7 @@
 // stateless and in JSON, over a server made for that request: any instance can answer any session, and nothing
 // is kept between requests.
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { isJSONRPCErrorResponse, type JSONRPCMessage, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import type { McpServerDeps } from "./create-mcp-server.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
@@ -13,10 +14,24 @@ import type { SessionRegistry } from "./session-registry.ts";
 
 const SESSION_HEADER = "mcp-session-id";
 
+/**
+ * The 2025 revisions name -32002 for a resource that does not exist; the SDK answers every revision with the
+ * 2026-07-28 code, -32602 with `data: { uri }` (its ResourceNotFoundError). On this leg, and only for that error,
+ * the code is the one the session's revision specifies; message and data stay the SDK's.
+ */
+export function withRevisionResourceCode(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  const data = message.error.data as Record<string, unknown> | undefined;
+  const notFound = typeof data?.uri === "string" && Object.keys(data).length === 1;
+  return notFound ? { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } } : message;
+}
+
 /** Answers one POST with a server and transport of its own, closed when the response is done. */
 async function serve(deps: McpServerDeps, req: Request, res: Response): Promise<void> {
   const server = createMcpServer(deps);
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(withRevisionResourceCode(message), options);
   res.once("close", () => void server.close());
   await server.connect(transport);
   await transport.handleRequest(req, res, req.body);

@@ -60,14 +60,13 @@ describe("JSON-RPC", () => {
     }
   });
 
-  // The SDK emits -32602 with data.uri for every revision (its codec maps a handler's -32002 to it; clients accept
-  // both): the 2025 revisions' -32002 would mean rewriting the SDK's answers, so the SDK's word stands.
-  test("an unknown resource is -32602 with data.uri in every revision", async () => {
+  // Each revision's own code: the 2025 revisions name -32002, 2026-07-28 names -32602; both carry data.uri.
+  test("an unknown resource is -32002 on 2025 revisions and -32602 on 2026-07-28, with data.uri", async () => {
     const uri = "reviews://review/no-such-review";
     const read = { jsonrpc: "2.0", id: 9, method: "resources/read", params: { uri } };
     for (const version of ["2025-03-26", "2025-06-18", "2025-11-25"]) {
       const { json } = await rpc(sidecar.url, read, await legacySession(sidecar.url, version));
-      assert.equal(json.error?.code, -32602, version);
+      assert.equal(json.error?.code, -32002, version);
       assert.equal((json.error as { data?: { uri?: string } } | undefined)?.data?.uri, uri, version);
     }
     const { json } = await modern(sidecar.url, 9, "resources/read", { uri });
