@@ -4,8 +4,8 @@
 // POSTs of the same body to the same callbacks at the hub's starting per-host limit (8) and at its maximum (64).
 // The sidecar's longest event-loop stall during the fan-out comes from bench/lib/loop-monitor.ts. With
 // `slowDisk`, a child process writes and fsyncs a 64 MiB file beside DATA_DIR in a loop for the whole run.
-// Called by bench/run.ts (fanout section); `node bench/hub-fanout.ts N… [--runs=R] [--slow-disk=N,…]` prints the
-// table alone.
+// Called by bench/run.ts (fanout section); `node bench/hub-fanout.ts N… [--runs=R] [--slow-disk=N,…]
+// [--cpu-prof=DIR]` prints the table alone (and with --cpu-prof leaves the sidecar's CPU profiles in DIR).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -29,6 +29,10 @@ export interface FanoutRow {
   verifyMs: number;
   fanoutMs: number;
   stallMs: number;
+  /** The event-loop delay's 99th percentile during the fan-out. */
+  p99Ms: number;
+  /** The most CPU time the main thread used within one of the longest stalls (the rest: waiting for a core). */
+  stallCpuMs: number;
   baselineMs: number;
   baselineMaxMs: number;
   duplicates: number;
@@ -122,7 +126,15 @@ export function postCounter(cb: CallbackServer) {
 
 export async function fanoutRun(
   n: number,
-  opts: { work: string; dists: [string, string]; pki: TestPki; slowDisk: boolean; log: (...a: unknown[]) => void },
+  opts: {
+    work: string;
+    dists: [string, string];
+    pki: TestPki;
+    slowDisk: boolean;
+    log: (...a: unknown[]) => void;
+    /** A folder for a CPU profile of the sidecar (node --cpu-prof), written when it stops. */
+    cpuProf?: string;
+  },
 ): Promise<FanoutRow> {
   const { work, pki, log } = opts;
   const tag = `${n}${opts.slowDisk ? "-slow" : ""}`;
@@ -149,14 +161,18 @@ export async function fanoutRun(
       HUB_VERIFY_QUEUE_MAX_PER_HOST: "1000000",
       LOG_LEVEL: "info",
       BENCH_LOOP_FILE: loopFile,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${MONITOR}`,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${MONITOR}${opts.cpuProf ? ` --cpu-prof --cpu-prof-dir=${opts.cpuProf}` : ""}`,
     });
     const s = sidecar;
     const stall = async () => {
       await rm(loopFile, { force: true });
       s.child.kill("SIGUSR2");
       await until("loop stats", () => existsSync(loopFile), 10_000);
-      return JSON.parse(await readFile(loopFile, "utf8")) as { max_ms: number };
+      return JSON.parse(await readFile(loopFile, "utf8")) as {
+        max_ms: number;
+        p99_ms: number;
+        stalls: { at: string; ms: number; cpu_ms: number; wait_ms: number }[];
+      };
     };
     const paths = Array.from({ length: n }, (_, i) => `/f/${i}`);
     log(`hub fan-out: subscribing ${n}${opts.slowDisk ? " (slow disk)" : ""}`);
@@ -187,7 +203,11 @@ export async function fanoutRun(
     );
     await until(`${n} delivered`, () => posts.distinct >= n, 900_000);
     const fanoutMs = posts.lastAt - switchedAt;
-    const stallMs = (await stall()).max_ms;
+    const loop = await stall();
+    const stallMs = loop.max_ms;
+    log(
+      `hub fan-out ${tag}: switched ${new Date(switchedAt).toISOString()}, event-loop delay p99 ${loop.p99_ms} ms; longest stalls ${JSON.stringify(loop.stalls)}`,
+    );
     const duplicates = posts.posts - posts.distinct;
     const body = await readFile(join(opts.dists[1], "api/feed.json"));
     const baselineMs = await rawPosts(cb, paths, body, pki, DELIVERY_CONCURRENCY_PER_HOST);
@@ -199,6 +219,8 @@ export async function fanoutRun(
       verifyMs,
       fanoutMs,
       stallMs,
+      p99Ms: loop.p99_ms,
+      stallCpuMs: Math.max(0, ...loop.stalls.map((x) => x.cpu_ms)),
       baselineMs,
       baselineMaxMs,
       duplicates,
@@ -213,7 +235,7 @@ export async function fanoutRun(
 
 export function fanoutReport(rows: FanoutRow[], fmt: (x: number, d?: number) => string): string[] {
   const head =
-    "| subscribers | disk | run | verified (ms) | fan-out (ms) | baseline at 8 (ms) | baseline at 64 (ms) | ratio to 64 | ratio to 8 | longest stall (ms) | duplicates |";
+    "| subscribers | disk | run | verified (ms) | fan-out (ms) | baseline at 8 (ms) | baseline at 64 (ms) | ratio to 64 | ratio to 8 | longest stall (ms) | its CPU, most of any long stall (ms) | loop delay p99 (ms) | duplicates |";
   const seen = new Map<string, number>();
   const runOf = (r: FanoutRow) => {
     const key = `${r.subscribers}/${r.slowDisk}`;
@@ -222,15 +244,15 @@ export function fanoutReport(rows: FanoutRow[], fmt: (x: number, d?: number) => 
   };
   const lines = rows.map(
     (r) =>
-      `| ${r.subscribers} | ${r.slowDisk ? "slowed" : "as is"} | ${runOf(r)} | ${r.verifyMs} | ${r.fanoutMs} | ${r.baselineMs} | ${r.baselineMaxMs} | ${fmt(r.fanoutMs / r.baselineMaxMs, 2)}x | ${fmt(r.fanoutMs / r.baselineMs, 2)}x | ${r.stallMs} | ${r.duplicates} |`,
+      `| ${r.subscribers} | ${r.slowDisk ? "slowed" : "as is"} | ${runOf(r)} | ${r.verifyMs} | ${r.fanoutMs} | ${r.baselineMs} | ${r.baselineMaxMs} | ${fmt(r.fanoutMs / r.baselineMaxMs, 2)}x | ${fmt(r.fanoutMs / r.baselineMs, 2)}x | ${r.stallMs} | ${r.stallCpuMs} | ${r.p99Ms} | ${r.duplicates} |`,
   );
   return [
     "## Hub, embedded store: verification burst and fan-out of one change (JSON Feed topic, HTTPS subscribers on loopback)",
     "",
-    "All subscribers behind one callback host (an aggregator). Verified: from the first of N subscription requests (100 in flight at a time, each answered 202 once stored) to the last subscription stored. Fan-out: from `build.switched` to the last delivery received. Baselines: plain undici POSTs of the same body to the same callbacks, 8 at a time (the hub's starting per-host limit) and 64 at a time (the most the hub gives one host, which it reaches while the host answers fast). Longest stall: the sidecar's longest event-loop delay during the fan-out (monitorEventLoopDelay). Slowed disk: a process writing and fsyncing a 64 MiB file beside `DATA_DIR` in a loop for the whole run.",
+    "All subscribers behind one callback host (an aggregator). Verified: from the first of N subscription requests (100 in flight at a time, each answered 202 once stored) to the last subscription stored. Fan-out: from `build.switched` to the last delivery received. Baselines: plain undici POSTs of the same body to the same callbacks, 8 at a time (the hub's starting per-host limit) and 64 at a time (the most the hub gives one host, which it reaches while the host answers fast). Longest stall: the sidecar's longest event-loop delay during the fan-out (monitorEventLoopDelay); its CPU: the most CPU time the main thread used within any of the ten longest stalls (the rest of a stall is time spent waiting for a core, /proc/thread-self/schedstat: on a shared machine, the machine's, not the sidecar's own work). Slowed disk: a process writing and fsyncing a 64 MiB file beside `DATA_DIR` in a loop for the whole run.",
     "",
     head,
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...lines,
     "",
   ];
@@ -243,6 +265,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     .filter((a) => /^\d+$/.test(a))
     .map(Number);
   const runs = Number(arg("runs") ?? 1);
+  const cpuProf = arg("cpu-prof");
   const slow = arg("slow-disk")?.split(",").map(Number) ?? [];
   const work = join(ROOT, "bench/.work");
   await mkdir(work, { recursive: true });
@@ -251,8 +274,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const dists = await fanoutBuilds(work);
   const rows: FanoutRow[] = [];
   for (const n of sizes)
-    for (let i = 0; i < runs; i++) rows.push(await fanoutRun(n, { work, dists, pki, slowDisk: false, log }));
+    for (let i = 0; i < runs; i++) rows.push(await fanoutRun(n, { work, dists, pki, slowDisk: false, log, cpuProf }));
   for (const n of slow)
-    for (let i = 0; i < runs; i++) rows.push(await fanoutRun(n, { work, dists, pki, slowDisk: true, log }));
+    for (let i = 0; i < runs; i++) rows.push(await fanoutRun(n, { work, dists, pki, slowDisk: true, log, cpuProf }));
   console.log(fanoutReport(rows, (x, d = 1) => x.toFixed(d)).join("\n"));
 }

@@ -1,7 +1,8 @@
 // Hub fan-out with shared state: one and three sidecars on PostgreSQL deliver one change to N HTTPS subscribers
 // on loopback, with callbacks that answer at once and after 50 ms, against a raw baseline (plain undici POSTs of
 // the same body), and the database transactions per delivery (pg_stat_database).
-// Called by bench/run.ts; `node bench/hub-shared.ts [N] [RUNS]` runs only this part and prints the table.
+// Called by bench/run.ts; `node bench/hub-shared.ts [N] [RUNS] [--delays=0,50] [--instances=1,3]` runs only this part
+// and prints the table.
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -40,6 +41,9 @@ export async function sharedHubBench(opts: {
   log: (...a: unknown[]) => void;
   /** Each scenario this many times (the machine is shared: both runs are reported). */
   runs?: number;
+  /** How long callbacks wait before answering (default 0 and 50 ms), and how many instances (default 1 and 3). */
+  delaysMs?: number[];
+  instances?: number[];
 }): Promise<string[]> {
   const { work, log } = opts;
   const pki = await makeTestPki();
@@ -51,8 +55,8 @@ export async function sharedHubBench(opts: {
     const paths = Array.from({ length: n }, (_, i) => `/s/${i}`);
     for (let run = 1; run <= (opts.runs ?? 1); run++) {
       const ms = new Map<string, number>();
-      for (const delayMs of [0, 50]) {
-        for (const instances of [1, 3]) {
+      for (const delayMs of opts.delaysMs ?? [0, 50]) {
+        for (const instances of opts.instances ?? [1, 3]) {
           const db = await createTestDatabase("bench");
           const served = join(work, `shared-served-${instances}`);
           await rm(served, { recursive: true, force: true });
@@ -119,6 +123,14 @@ export async function sharedHubBench(opts: {
             ms.set(`${delayMs}/${instances}`, took);
             const perDelivery = ((await xacts(db.url)) - x0) / n;
             const dupes = posts.posts - posts.distinct;
+            // A failed attempt waits HUB_RETRY_DELAYS_MS (a minute) for its retry: say why, since it sets the time.
+            const failures = sidecars.flatMap((s) =>
+              s.logs.filter((l) => l.event === "hub.deliver" && l.outcome !== "delivered" && l.outcome !== undefined),
+            );
+            if (failures.length)
+              log(
+                `shared hub: ${failures.length} failed attempts: ${JSON.stringify(failures.slice(0, 5).map((l) => [l.status, l.err, l.outcome, l.time]))}`,
+              );
             log(`shared hub: ${instances} instance(s), ${n} subscribers, callbacks +${delayMs} ms: ${took} ms`);
             rows.push(
               `| ${n} | ${delayMs} ms | ${instances} | ${run} | ${took} | ${perDelivery.toFixed(2)} | ${dupes} |`,
@@ -156,6 +168,12 @@ export async function sharedHubBench(opts: {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const n = Number(process.argv[2] ?? 10000);
+  const list = (name: string) =>
+    process.argv
+      .find((a) => a.startsWith(`--${name}=`))
+      ?.split("=")[1]
+      .split(",")
+      .map(Number);
   const work = join(ROOT, "bench/.work");
   await mkdir(work, { recursive: true });
   console.log(
@@ -164,6 +182,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         work,
         sizes: [n],
         runs: Number(process.argv[3] ?? 1),
+        delaysMs: list("delays"),
+        instances: list("instances"),
         log: (...a) => console.error("[bench]", ...a),
       })
     ).join("\n"),

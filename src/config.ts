@@ -16,6 +16,14 @@ const csv = (s: string) =>
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** Waits before successive retries, in milliseconds, comma-separated (`none`: no retry). */
+const delaysMs = (defaults: string) =>
+  z
+    .string()
+    .default(defaults)
+    .transform((s) => (s.trim() === "none" ? [] : csv(s)))
+    .pipe(z.array(z.string().regex(/^\d+$/, "must be a comma-separated list of milliseconds").transform(Number)));
+
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 const ipOrCidr = /^(?:[0-9.]+|[0-9a-fA-F:.]+)(?:\/\d{1,3})?$/;
 
@@ -53,16 +61,13 @@ export const ConfigSchema = z
     HUB_LEASE_DEFAULT_SECONDS: positiveInt.default(864000),
     HUB_LEASE_MIN_SECONDS: positiveInt.default(300),
     HUB_LEASE_MAX_SECONDS: positiveInt.default(2592000),
-    HUB_RETRY_DELAYS_MS: z
-      .string()
-      .default("60000,300000")
-      .transform(csv)
-      .pipe(z.array(z.string().regex(/^\d+$/, "must be a comma-separated list of milliseconds").transform(Number))),
+    HUB_RETRY_DELAYS_MS: delaysMs("60000,300000"),
     HUB_TIMEOUT_MS: positiveInt.default(10000),
     HUB_RATE_LIMIT_PER_CLIENT: positiveInt.default(60),
     HUB_RATE_LIMIT_PER_CALLBACK_HOST: positiveInt.default(30),
     HUB_VERIFY_QUEUE_MAX: positiveInt.default(1000),
     HUB_VERIFY_QUEUE_MAX_PER_HOST: positiveInt.default(50),
+    HUB_VERIFY_RETRY_DELAYS_MS: delaysMs("5000,30000,120000"),
     MCP_SESSION_IDLE_SECONDS: positiveInt.default(300),
     MCP_MAX_SESSIONS: positiveInt.default(10000),
     MCP_MAX_SESSIONS_PER_CLIENT: positiveInt.default(20),

@@ -90,6 +90,8 @@ export const CONFIG_NOTES: Record<keyof typeof ConfigSchema.shape, string> = {
   HUB_RATE_LIMIT_PER_CALLBACK_HOST: "hub requests per minute naming one callback host (429 beyond)",
   HUB_VERIFY_QUEUE_MAX: "verifications of intent waiting or running, in all (503 beyond)",
   HUB_VERIFY_QUEUE_MAX_PER_HOST: "verifications waiting or running for one callback host (429 beyond)",
+  HUB_VERIFY_RETRY_DELAYS_MS:
+    "comma-separated waits before the 2nd, 3rd and 4th verification of intent when the callback gave no answer (timeout, no connection, 5xx, 429), each drawn between half and all of its value; `none`: refused at the first",
   MCP_SESSION_IDLE_SECONDS: "a 2025-revision MCP session idle this long expires",
   MCP_MAX_SESSIONS: "live 2025-revision MCP sessions one instance tracks (503 with Retry-After beyond)",
   MCP_MAX_SESSIONS_PER_CLIENT:

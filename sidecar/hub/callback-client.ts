@@ -3,6 +3,7 @@
 // response bodies read only up to a cap.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { type BlockList, isIP } from "node:net";
+import { createSecureContext } from "node:tls";
 import { Agent, buildConnector, request } from "undici";
 import { isAllowedAddress } from "./address-guard.ts";
 import { DELIVERY_CONCURRENCY } from "./hub-limits.ts";
@@ -44,7 +45,9 @@ export function createCallbackClient(opts: {
   lookup?: Lookup;
   connectionsPerOrigin?: number;
 }): CallbackClient {
-  const base = buildConnector({ timeout: opts.timeoutMs });
+  // One TLS context for every connection: building one per connection (the CA store included) is the largest piece
+  // of CPU work when a fan-out opens its connections.
+  const base = buildConnector({ timeout: opts.timeoutMs, secureContext: createSecureContext() });
   const agent = new Agent({
     // The claim pumps bound the requests per host (host-concurrency.ts), up to the global limit; a lower bound
     // here would queue inside undici and cap a host that earned more at this number.

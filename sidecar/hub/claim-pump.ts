@@ -48,7 +48,11 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
     fastMs: deps.fastAnswerMs,
   });
   const capacity = deps.concurrency * 2;
+  // Once busy, the pump claims in batches (one statement for many rows, not one per freed place): when a quarter
+  // of its capacity is free, or at once when nothing it holds waits to start (a place would stay idle).
+  const claimBatch = Math.max(1, Math.floor(capacity / 4));
   let inFlight = 0;
+  let running = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let pumping: Promise<void> | undefined;
@@ -80,7 +84,14 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
     void q
       .add(async () => {
         const round = hostLimits.started(host);
-        const feedback = await global.add(() => deps.run(item));
+        const feedback = await global.add(async () => {
+          running++;
+          try {
+            return await deps.run(item);
+          } finally {
+            running--;
+          }
+        });
         if (!feedback) return;
         hostLimits.record(host, round, feedback);
         q.concurrency = hostLimits.limit(host);
@@ -93,11 +104,16 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
       });
   }
 
+  const canClaim = () => {
+    const room = capacity - inFlight;
+    return room >= claimBatch || (room > 0 && inFlight === running);
+  };
+
   async function pump() {
     do {
       again = false;
+      if (!canClaim()) return;
       const room = capacity - inFlight;
-      if (room <= 0) return;
       const now = Date.now();
       let items: T[];
       try {
@@ -117,8 +133,8 @@ export function createClaimPump<T>(deps: ClaimPumpDeps<T>): ClaimPump {
     if (closed) return;
     if (timer) clearTimeout(timer);
     timer = undefined;
-    // Full: the next run to finish wakes the pump; a timer now would only poll the store in a loop.
-    if (inFlight >= capacity) return;
+    // Full enough: the next run to finish wakes the pump; a timer now would only poll the store in a loop.
+    if (!canClaim()) return;
     let wait: number | undefined;
     if (errorPause) wait = errorPause;
     else {

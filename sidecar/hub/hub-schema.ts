@@ -35,6 +35,7 @@ export const rowToPending = (r: Row): PendingVerification => ({
   callback: String(r.callback),
   secret: r.secret === null ? null : String(r.secret),
   leaseSeconds: Number(r.lease_seconds),
+  attempts: Number(r.attempts ?? 0),
 });
 
 export const HUB_SQLITE_MIGRATIONS = [
@@ -80,6 +81,8 @@ export const HUB_SQLITE_MIGRATIONS = [
    );
    CREATE INDEX verifications_due ON verifications (next_at);
    CREATE INDEX verifications_host ON verifications (callback_host);`,
+  // Verifications that got no answer (a timeout, no connection, a 5xx) are tried again a few times.
+  "ALTER TABLE verifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /** The hub's PostgreSQL tables: subscriptions hold callers' secrets and cannot be recreated, so a loss is refused. */
@@ -129,6 +132,7 @@ export const HUB_PG_MIGRATIONS = [
    );
    CREATE INDEX hub_verifications_due ON hub_verifications (next_at);
    CREATE INDEX hub_verifications_host ON hub_verifications (callback_host);`,
+  "ALTER TABLE hub_verifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;",
 ];
 
 export const HUB_PG_SCHEMA: PgSchema = {

@@ -29,11 +29,15 @@ export interface Delivery {
 export interface PendingVerification extends HubRequest {
   id: number;
   generation: number;
+  /** Attempts that got no answer so far (a newer request for the same pair starts again at 0). */
+  attempts: number;
 }
 
 export interface VerificationOutcome {
   p: PendingVerification;
   verified: boolean;
+  /** Set when the callback gave no usable answer: the request stays pending, due then, one attempt counted. */
+  retryAt?: number;
 }
 
 export interface VerificationLimits {
@@ -67,7 +71,7 @@ export interface HubStore {
   claimPending(now: number, claimUntil: number, limit: number): Promise<PendingVerification[]>;
   /** Applies a verified request (subscribe or unsubscribe) and drops it, in one transaction. */
   finishPending(p: PendingVerification, verified: boolean, now: number): Promise<void>;
-  /** `finishPending` for several, in one transaction (one commit): all of them or none. */
+  /** `finishPending` for several (or a retry for those with `retryAt`), in one transaction: all of them or none. */
   finishPendingBatch(items: readonly VerificationOutcome[], now: number): Promise<void>;
   /**
    * Records the topic's current content hash. When it differs from the recorded one, enqueues one delivery per

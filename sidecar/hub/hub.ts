@@ -21,7 +21,7 @@ import { openPgHubStore } from "./pg-hub-store.ts";
 import { openSqliteWorkerStore } from "./sqlite-worker-store.ts";
 import { createStoreHealth } from "./store-health.ts";
 import { createTopicRecorder } from "./topic-recorder.ts";
-import { verifyIntent } from "./verify-intent.ts";
+import { verifyIntent, verifyRetryAt } from "./verify-intent.ts";
 
 export type HubConfig = Pick<
   Config,
@@ -35,6 +35,7 @@ export type HubConfig = Pick<
   | "HUB_TIMEOUT_MS"
   | "HUB_VERIFY_QUEUE_MAX"
   | "HUB_VERIFY_QUEUE_MAX_PER_HOST"
+  | "HUB_VERIFY_RETRY_DELAYS_MS"
 >;
 
 export interface HubAnswer {
@@ -135,9 +136,15 @@ export function createHub(deps: {
     name: "verification",
     claim: (now, until, limit) => store.claimPending(now, until, limit),
     async run(p) {
-      const { verified, feedback } = await verifyIntent(p, { client, logger });
+      const { verified, retry, feedback } = await verifyIntent(p, { client, logger });
+      const retryAt = retry ? verifyRetryAt(p.attempts, config.HUB_VERIFY_RETRY_DELAYS_MS, Date.now()) : undefined;
+      if (retry) {
+        const log = { event: "hub.verify_retry", mode: p.mode, topic: p.topic, attempt: p.attempts + 1 };
+        if (retryAt === undefined) logger.info(log, "no answer to the verification; refused after the last attempt");
+        else logger.info({ ...log, retry_in_ms: retryAt - Date.now() }, "no answer to the verification; retrying");
+      }
       try {
-        await outcomes.add({ p, verified });
+        await outcomes.add({ p, verified, retryAt });
         health.ok();
       } catch (e) {
         // Left pending: the claim lapses and the verification runs again.

@@ -28,7 +28,7 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
            INSERT INTO hub_verifications (mode, topic, callback, callback_host, secret, lease_seconds, next_at, created_at)
            SELECT $1, $2, $3, $4, $5, $6, $7, $7 FROM counts WHERE (total < $8 AND host < $9) OR same > 0
            ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
-             lease_seconds = excluded.lease_seconds, generation = hub_verifications.generation + 1
+             lease_seconds = excluded.lease_seconds, generation = hub_verifications.generation + 1, attempts = 0
            RETURNING id)
          SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN NULL WHEN total >= $8 THEN 'all' ELSE 'host' END AS full FROM counts`,
         [req.mode, req.topic, req.callback, host, req.secret, req.leaseSeconds, now, limits.max, limits.maxPerHost],
@@ -50,21 +50,25 @@ export async function openPgHubStore(pool: Pool): Promise<HubStore> {
     async finishPendingBatch(items, now) {
       if (items.length === 0) return;
       await inTransaction(pool, async (c) => {
-        for (const { p, verified } of items) {
+        for (const { p, verified, retryAt } of items) {
+          if (retryAt !== undefined) continue;
           if (verified && p.mode === "subscribe") {
             await c.query(UPSERT, [p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now]);
           } else if (verified) {
             await c.query("DELETE FROM hub_subscriptions WHERE topic = $1 AND callback = $2", [p.topic, p.callback]);
           }
         }
-        // A newer request for the same pair replaced one of these meanwhile (its generation moved on): it runs next.
+        // Run ones are dropped, unanswered ones wait for their retry; a newer request for the same pair replaced
+        // one of these meanwhile (its generation moved on): it runs next, with its own attempts.
         await c.query(
-          `WITH done AS (SELECT * FROM unnest($1::bigint[], $2::int[]) AS t(id, generation)),
-           del AS (DELETE FROM hub_verifications v USING done WHERE v.id = done.id AND v.generation = done.generation
-             RETURNING v.id)
-           UPDATE hub_verifications v SET next_at = $3 FROM done
-           WHERE v.id = done.id AND v.id NOT IN (SELECT id FROM del)`,
-          [items.map((i) => i.p.id), items.map((i) => i.p.generation), now],
+          `WITH done AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[]) AS t(id, generation, retry_at)),
+           del AS (DELETE FROM hub_verifications v USING done
+             WHERE v.id = done.id AND v.generation = done.generation AND done.retry_at IS NULL RETURNING v.id),
+           retry AS (UPDATE hub_verifications v SET next_at = done.retry_at, attempts = v.attempts + 1 FROM done
+             WHERE v.id = done.id AND v.generation = done.generation AND done.retry_at IS NOT NULL RETURNING v.id)
+           UPDATE hub_verifications v SET next_at = $4 FROM done
+           WHERE v.id = done.id AND v.id NOT IN (SELECT id FROM del UNION ALL SELECT id FROM retry)`,
+          [items.map((i) => i.p.id), items.map((i) => i.p.generation), items.map((i) => i.retryAt ?? null), now],
         );
       });
     },

@@ -78,10 +78,11 @@ export function openSqliteHubOps(path: string): SqliteHubOps {
       addPending: `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, next_at, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (topic, callback) DO UPDATE SET mode = excluded.mode, secret = excluded.secret,
-          lease_seconds = excluded.lease_seconds, generation = verifications.generation + 1`,
+          lease_seconds = excluded.lease_seconds, generation = verifications.generation + 1, attempts = 0`,
       duePending: "SELECT * FROM verifications WHERE next_at <= ? ORDER BY next_at, id LIMIT ?",
       setPendingNext: "UPDATE verifications SET next_at = ? WHERE id = ?",
       dropPending: "DELETE FROM verifications WHERE id = ? AND generation = ?",
+      retryPending: "UPDATE verifications SET next_at = ?, attempts = attempts + 1 WHERE id = ? AND generation = ?",
       upsert: `INSERT INTO subscriptions (topic, callback, secret, lease_seconds, expires_at, failures, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, 0, ?, ?)
         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
@@ -149,7 +150,11 @@ export function openSqliteHubOps(path: string): SqliteHubOps {
   };
   const count = (stmt: string, ...args: (string | number)[]) => Number((q[stmt].get(...args) as Row).n);
 
-  const finish = (p: PendingVerification, verified: boolean, now: number) => {
+  const finish = (p: PendingVerification, verified: boolean, now: number, retryAt?: number) => {
+    if (retryAt !== undefined) {
+      if (Number(q.retryPending.run(retryAt, p.id, p.generation).changes) === 0) q.setPendingNext.run(now, p.id);
+      return;
+    }
     if (verified && p.mode === "subscribe") {
       q.upsert.run(p.topic, p.callback, p.secret, p.leaseSeconds, now + p.leaseSeconds * 1000, now, now);
     } else if (verified) {
@@ -190,7 +195,7 @@ export function openSqliteHubOps(path: string): SqliteHubOps {
     },
     finishPendingBatch(items, now) {
       tx(() => {
-        for (const { p, verified } of items) finish(p, verified, now);
+        for (const { p, verified, retryAt } of items) finish(p, verified, now, retryAt);
       });
     },
     recordTopic(topic, sha256, now) {

@@ -637,7 +637,7 @@ export function renderOpenApi(
         post: {
           operationId: "hubSubscription",
           summary: "WebSub hub: subscribe or unsubscribe",
-          description: `Topics: ${urls.atom}, ${urls.json}, ${urls.dataset}. Callbacks must be HTTPS; verification of intent runs after the 202. Deliveries carry the full topic content, its Content-Type and a Link header (rel=hub, rel=self); with hub.secret, X-Hub-Signature: sha256=<hex HMAC>.`,
+          description: `Topics: ${urls.atom}, ${urls.json}, ${urls.dataset}. Callbacks must be HTTPS; verification of intent runs after the 202 (a callback that times out, cannot be reached or answers 5xx or 429 is asked again after each wait of HUB_VERIFY_RETRY_DELAYS_MS, then refused; any other answer but the challenge refuses at once). Deliveries carry the full topic content, its Content-Type and a Link header (rel=hub, rel=self); with hub.secret, X-Hub-Signature: sha256=<hex HMAC>.`,
           tags: ["websub"],
           requestBody: {
             required: true,

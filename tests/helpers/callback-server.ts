@@ -12,9 +12,12 @@ export interface Received {
   at: number;
 }
 
+/** How to answer a verification GET: echo the challenge, answer something else, or never answer. */
+export type VerifyAnswer = "echo" | "wrong-body" | "silent" | { status: number };
+
 export interface Behaviour {
-  /** How to answer verification GETs: echo the challenge, or something else. */
-  verify?: "echo" | "wrong-body" | { status: number };
+  /** How to answer verification GETs; a list answers successive GETs, its last entry repeating. */
+  verify?: VerifyAnswer | VerifyAnswer[];
   /** Status codes for successive deliveries; the last one repeats. */
   deliveries?: (number | "redirect")[];
   /** Delay before answering a delivery. */
@@ -46,7 +49,9 @@ export class CallbackServer {
         s.received.push(rec);
         const b = s.behaviours.get(url.pathname) ?? {};
         if (req.method === "GET") {
-          const v = b.verify ?? "echo";
+          const plan = [b.verify ?? "echo"].flat();
+          const v = plan[Math.min(s.gets(url.pathname).length - 1, plan.length - 1)];
+          if (v === "silent") return;
           if (v === "echo")
             res.writeHead(200, { "Content-Type": "text/plain" }).end(url.searchParams.get("hub.challenge") ?? "");
           else if (v === "wrong-body") res.writeHead(200).end("not the challenge");

@@ -118,6 +118,53 @@ for (const [name, open] of implementations) {
       await store.close();
     });
 
+    test("an unanswered verification waits for its retry with one attempt more; a newer request starts again at 0", async () => {
+      const store = await open();
+      await store.addPending(req("https://a.test/1"), "a.test", 1_000, LIMITS);
+      await store.addPending(req("https://a.test/2"), "a.test", 1_000, LIMITS);
+      const claimed = await store.claimPending(1_000, 5_000, 10);
+      assert.deepEqual(
+        claimed.map((p) => p.attempts),
+        [0, 0],
+      );
+      const [one, two] = claimed;
+      await store.finishPendingBatch(
+        [
+          { p: one, verified: false, retryAt: 3_000 },
+          { p: two, verified: false, retryAt: 3_000 },
+        ],
+        1_100,
+      );
+      assert.equal(await store.get(T, "https://a.test/1"), undefined, "no subscription while it waits");
+      assert.equal((await store.stats()).pendingVerifications, 2);
+      assert.equal((await store.claimPending(2_999, 9_000, 10)).length, 0, "not due before its retry");
+      assert.equal(await store.nextDueAt("verifications"), 3_000);
+      const again = await store.claimPending(3_000, 9_000, 10);
+      assert.deepEqual(
+        again.map((p) => [p.callback, p.attempts]),
+        [
+          ["https://a.test/1", 1],
+          ["https://a.test/2", 1],
+        ],
+      );
+      // /1 is asked for anew while its retry is in flight: the retry's outcome leaves it due now, at 0 attempts.
+      await store.addPending(req("https://a.test/1", "subscribe", 900), "a.test", 3_050, LIMITS);
+      const [retried1, retried2] = again;
+      await store.finishPendingBatch(
+        [
+          { p: retried1, verified: false, retryAt: 8_000 },
+          { p: retried2, verified: true },
+        ],
+        3_100,
+      );
+      assert.ok(await store.get(T, "https://a.test/2"), "a retry that is answered subscribes");
+      const [renewed] = await store.claimPending(3_100, 9_000, 10);
+      assert.deepEqual([renewed?.callback, renewed?.attempts, renewed?.leaseSeconds], ["https://a.test/1", 0, 900]);
+      await store.finishPendingBatch([{ p: renewed, verified: false }], 3_200);
+      assert.equal((await store.stats()).pendingVerifications, 0, "a refusal after retries drops the row");
+      await store.close();
+    });
+
     test("a topic change is enqueued once per hash; the first record enqueues nothing", async () => {
       const store = await open();
       await subscribe(store, "https://a.test/1");

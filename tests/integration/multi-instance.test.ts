@@ -36,7 +36,7 @@ const startInstance = async (i: number) => {
         TRUST_PROXY: "loopback",
         HUB_RETRY_DELAYS_MS: "500,500",
         // Three instances raise their per-host limits against the one callback server in this process; on a busy
-        // machine its answers can take seconds, and a verification with no answer is refused for good.
+        // machine its answers can take seconds, and a request with no answer costs a retry seconds later.
         HUB_TIMEOUT_MS: "10000",
         LOG_LEVEL: "warn",
       },

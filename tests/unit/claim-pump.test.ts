@@ -107,6 +107,25 @@ test("claims no more than it can start soon (twice its concurrency), and claims 
   await p.close();
 });
 
+test("once busy, claims in batches of a quarter of its capacity, not one row per freed place", async () => {
+  const runs = gatedRuns();
+  const q = queue(items(40, (i) => `h${i}`));
+  const { p } = pump({ claim: q.claim, run: runs.run, nextDueAt: q.nextDueAt, concurrency: 8 });
+  p.wake();
+  await until("eight runs", () => runs.running() === 8);
+  // Each freed place is taken by a claimed row waiting in memory; the store is asked again once four are free.
+  for (let done = 1; done <= 4; done++) {
+    runs.releaseOne();
+    await until(`${done} finished`, () => runs.finished.length === done && runs.running() === 8);
+  }
+  await until("a second claim", () => q.limits.length >= 2);
+  assert.deepEqual(q.limits, [16, 4]);
+  await runs.finishAll(40);
+  await p.idle();
+  assert.equal(runs.max.all, 8);
+  await p.close();
+});
+
 test("keeps the global limit and the per-host limit", async () => {
   const runs = gatedRuns();
   const q = queue(items(24, (i) => (i % 2 ? "a.test" : "b.test")));

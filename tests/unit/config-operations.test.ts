@@ -27,3 +27,10 @@ test("the verification queue bounds are positive integers", () => {
   assert.equal(c.HUB_VERIFY_QUEUE_MAX_PER_HOST, 50);
   assert.throws(() => loadConfig({ HUB_VERIFY_QUEUE_MAX: "0" }), /HUB_VERIFY_QUEUE_MAX/);
 });
+
+test("verification retry delays: three by default, a list of milliseconds, none for none", () => {
+  assert.deepEqual(loadConfig({}).HUB_VERIFY_RETRY_DELAYS_MS, [5000, 30000, 120000]);
+  assert.deepEqual(loadConfig({ HUB_VERIFY_RETRY_DELAYS_MS: "100, 200" }).HUB_VERIFY_RETRY_DELAYS_MS, [100, 200]);
+  assert.deepEqual(loadConfig({ HUB_VERIFY_RETRY_DELAYS_MS: "none" }).HUB_VERIFY_RETRY_DELAYS_MS, []);
+  assert.throws(() => loadConfig({ HUB_VERIFY_RETRY_DELAYS_MS: "5s" }), /HUB_VERIFY_RETRY_DELAYS_MS/);
+});
