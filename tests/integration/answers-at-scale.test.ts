@@ -1,7 +1,7 @@
 // At 10,000 generated reviews: every MCP answer (tool results, resource reads, prompts) fits in 64 KiB, and
 // readers of since/2000-01-01 (the whole list, several MB) that read slowly cost the sidecar about a chunk each,
-// while health probes are answered meanwhile. Traffic on loopback; the sidecar is a real process (its RSS is read
-// from /proc).
+// while health probes are answered meanwhile, and that slow readers get every byte (no keep-alive close cuts
+// them). Traffic on loopback; the sidecar is a real process (its RSS is read from /proc).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { get } from "node:http";
