@@ -157,6 +157,8 @@ export interface MixedResult {
   tooMany: number;
   errors: number;
   resets: number;
+  /** Resets by what was asked: a starved client's kept-alive connections fail on every kind alike, a cut body on its own. */
+  resetsBy: Map<string, number>;
   errorSamples: string[];
   slowBytes: number;
   largestMcp: number;
@@ -211,6 +213,7 @@ export async function mixedLoad(o: {
     tooMany: 0,
     errors: 0,
     resets: 0,
+    resetsBy: new Map(),
     errorSamples: [],
     slowBytes: 0,
     largestMcp: 0,
@@ -222,8 +225,10 @@ export async function mixedLoad(o: {
   const failed = (what: string, e: unknown) => {
     if (isAbort(e) || stop.signal.aborted) return;
     const code = String((e as { code?: string }).code ?? (e as Error).name);
-    if (RESET_CODES.has(code)) result.resets++;
-    else result.errors++;
+    if (RESET_CODES.has(code)) {
+      result.resets++;
+      result.resetsBy.set(what, (result.resetsBy.get(what) ?? 0) + 1);
+    } else result.errors++;
     if (result.errorSamples.length < 8) result.errorSamples.push(`${what}: ${code} ${(e as Error).message}`);
   };
   const client = (i: number): Client => ({
@@ -280,7 +285,7 @@ export async function mixedLoad(o: {
         });
         result.completed.push(w.now());
       } catch (e) {
-        failed(`slow ${path}`, e);
+        failed(`slow ${path.startsWith("/api/") ? "since" : path}`, e);
       }
     }
     await c.agent.destroy();
@@ -378,6 +383,15 @@ export function mixedReport(r: MixedResult, jsonBytes: number, h: { table: Table
     "",
     ...(r.errorSamples.length
       ? [`Errors and resets seen (first few): ${r.errorSamples.map((e) => `\`${e}\``).join("; ")}`, ""]
+      : []),
+    ...(r.resets
+      ? [
+          `Resets by request: ${[...r.resetsBy]
+            .sort((a, b) => b[1] - a[1])
+            .map(([what, n]) => `${what} ${n}`)
+            .join("; ")}.`,
+          "",
+        ]
       : []),
     `Inside the sidecar during the load (bench/lib/loop-monitor.ts): event-loop delay p99 ${fmt(r.inside.p99_ms)} ms, max ${fmt(r.inside.max_ms)} ms; at its highest RSS ${fmt(r.inside.peak.rss, 0)} MB: heap used ${fmt(r.inside.peak.heapUsed, 0)} MB, external ${fmt(r.inside.peak.external, 0)} MB (array buffers ${fmt(r.inside.peak.arrayBuffers, 0)} MB). CPU: ${fmt(r.cpuS, 1)} s of the sidecar in ${r.durationS} s (${fmt((r.cpuS / r.durationS) * 100, 0)}% of a core), ${fmt((r.cpuS * 1000) / Math.max(1, r.completed.filter((t) => t <= r.loadEnd).length), 2)} ms per completed request; its main thread waited ${fmt(r.waitS, 1)} s for a CPU (run queue, /proc/<pid>/schedstat); some task of the machine waited for a CPU ${fmt(r.pressure * 100, 0)}% of the time (/proc/pressure/cpu): the machine is shared with other work.`,
     "",

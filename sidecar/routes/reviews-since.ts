@@ -1,7 +1,6 @@
 // GET /api/reviews/since/{date}: every review on or after the date, oldest first, or a page of them. The answer
 // is streamed from the reviews' bytes in chunks, as fast as the client reads, so its memory is a chunk's
 // whatever the date; its validators and length come from the build and the index without reading a review.
-import { pipeline, Readable } from "node:stream";
 import type { RequestHandler } from "express";
 import { HEAVY_ANSWER_BYTES } from "../../src/domain/limits.ts";
 import { JSON_MEDIA_TYPE } from "../../src/domain/media-types.ts";
@@ -11,10 +10,16 @@ import { PerBuildCache } from "../../src/domain/per-build-cache.ts";
 import { SinceParams } from "../../src/domain/schemas/api.ts";
 import { sinceEtagOf, sincePage } from "../../src/domain/since.ts";
 import type { BuildStore } from "../build-store/build-store.ts";
-import { reviewListBody, reviewListChunks, reviewListHead, reviewListLength } from "../build-store/review-list-body.ts";
+import {
+  readAtOf,
+  reviewListBody,
+  reviewListHead,
+  reviewListLength,
+  writeReviewList,
+} from "../build-store/review-list-body.ts";
 import { answeredNotModified } from "../http/conditional.ts";
 import { ValidationError } from "../http/errors.ts";
-import { CACHE_API } from "../http/headers.ts";
+import { CACHE_API, setBodyLength } from "../http/headers.ts";
 import { heavyAnswers } from "../http/heavy-answers.ts";
 
 /** The Express route pattern (also the metrics label). */
@@ -45,7 +50,7 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
     const length = reviewListLength(snapshot.index, head, ranks);
     if (req.method === "HEAD") {
       res.setHeader("Content-Type", JSON_MEDIA_TYPE);
-      res.setHeader("Content-Length", length);
+      setBodyLength(req, res, length);
       res.end();
       return;
     }
@@ -57,7 +62,7 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
       throw e;
     }
     res.setHeader("Content-Type", JSON_MEDIA_TYPE);
-    res.setHeader("Content-Length", length);
+    setBodyLength(req, res, length);
     res.statusCode = 200;
     if (length < HEAVY_ANSWER_BYTES) {
       // An answer under 1 MiB (a recent date, a page) is built once per build and URL and kept: a repeat is one
@@ -65,7 +70,9 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
       res.end(small.getOrCompute(snapshot, req.originalUrl, () => reviewListBody(snapshot, envelope, ranks)));
       return;
     }
-    // A client that goes away ends the stream (pipeline destroys the source); nothing else is held for it.
-    pipeline(Readable.from(reviewListChunks(snapshot.index, head, ranks), { objectMode: false }), res, () => undefined);
+    // A client that goes away ends the writing; nothing else is held for it.
+    const reviewsJson = snapshot.files.get("/reviews.json")?.identity;
+    if (!reviewsJson) throw new Error("the build has no reviews.json");
+    writeReviewList(res, snapshot.index, head, ranks, readAtOf(reviewsJson));
   };
 }

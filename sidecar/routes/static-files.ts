@@ -9,6 +9,7 @@ import type { BuildStore } from "../build-store/build-store.ts";
 import type { FileVariant, ServedFile, Snapshot } from "../build-store/snapshot.ts";
 import { answeredNotModified } from "../http/conditional.ts";
 import { HttpError, methodNotAllowed } from "../http/errors.ts";
+import { setBodyLength } from "../http/headers.ts";
 import { setRouteLabel } from "../metrics.ts";
 
 function lookup(files: ReadonlyMap<string, ServedFile>, path: string): ServedFile | undefined {
@@ -111,7 +112,7 @@ function sendVariant(
   const start = range?.start ?? 0;
   const end = range ? range.end + 1 : variant.size;
   res.setHeader("Content-Type", type);
-  res.setHeader("Content-Length", end - start);
+  setBodyLength(req, res, end - start);
   res.statusCode = range ? 206 : 200;
   if (range) res.setHeader("Content-Range", `bytes ${start}-${end - 1}/${variant.size}`);
   if (req.method === "HEAD") res.end();

@@ -1,7 +1,7 @@
 // At 10,000 generated reviews: every MCP answer (tool results, resource reads, prompts) fits in 64 KiB, and
 // readers of since/2000-01-01 (the whole list, several MB) that read slowly cost the sidecar about a chunk each,
-// while health probes are answered meanwhile. Traffic on loopback; the sidecar is a real process (its RSS is read
-// from /proc).
+// while health probes are answered meanwhile, and that slow readers get every byte (no keep-alive close cuts
+// them). Traffic on loopback; the sidecar is a real process (its RSS is read from /proc).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { get } from "node:http";
@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Agent, request } from "undici";
 import { generateContent } from "../../bench/generate.ts";
+import { readSlowly } from "../../bench/lib/probe.ts";
 import { MCP_ANSWER_MAX_BYTES } from "../../src/domain/limits.ts";
 import { runBuild } from "../helpers/build.ts";
 import { tempDir } from "../helpers/paths.ts";
@@ -219,4 +221,52 @@ test("one client with more large answers in flight than allowed gets 429 and a R
     await again.arrayBuffer();
     return again.status === 200;
   });
+});
+
+test("slow readers of a large file range and of a large since page get every byte, whatever the keep-alive", async () => {
+  // The kernel's socket buffers take most of such a body at once, so the sidecar hands over its last byte long
+  // before a slow reader has read it; a kept-alive connection it then closes as idle makes undici (Node's fetch)
+  // report "other side closed" and drop the body's end. Both bodies take a reader at 64 KiB/s (a phone on a poor
+  // network) seconds longer to read than the keep-alive timeout.
+  const file = `${sidecar.url}/reviews.json`;
+  const page = `${sidecar.url}/api/reviews/since/2000-01-01?limit=1000`;
+  const range = "bytes=0-1048575";
+  const fileStart = await fetch(file, { headers: { Range: range } }).then(async (r) =>
+    Buffer.from(await r.arrayBuffer()),
+  );
+  const pageBytes = await fetch(page).then(async (r) => Buffer.from(await r.arrayBuffer()));
+  assert.equal(fileStart.length, 1 << 20);
+  assert.ok(pageBytes.length > 512 * 1024, `a page of 1000 reviews is large (${pageBytes.length} bytes)`);
+  const readSlowlyWhole = async (url: string, headers: Record<string, string>, i: number) => {
+    const agent = new Agent({ connections: 1 });
+    const chunks: Buffer[] = [];
+    try {
+      const res = await request(url, {
+        dispatcher: agent,
+        headers: { ...headers, "X-Forwarded-For": `203.0.113.${i}` },
+      });
+      await readSlowly(
+        (async function* () {
+          for await (const chunk of res.body) {
+            chunks.push(chunk);
+            yield chunk;
+          }
+        })(),
+        64 * 1024,
+      );
+      return Buffer.concat(chunks);
+    } catch (e) {
+      return `reader ${i} of ${url} cut after ${Buffer.concat(chunks).length} bytes: ${(e as Error).message}`;
+    } finally {
+      await agent.close();
+    }
+  };
+  const got = await Promise.all([
+    ...[1, 2, 3].map((i) => readSlowlyWhole(file, { Range: range, "Accept-Encoding": "identity" }, i)),
+    ...[4, 5, 6].map((i) => readSlowlyWhole(page, {}, i)),
+  ]);
+  const cut = got.filter((g) => typeof g === "string");
+  assert.deepEqual(cut, [], "every reader read to the end");
+  for (const g of got.slice(0, 3)) assert.ok(fileStart.equals(g as Buffer), "the range's bytes");
+  for (const g of got.slice(3)) assert.ok(pageBytes.equals(g as Buffer), "the page's bytes");
 });

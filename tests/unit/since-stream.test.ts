@@ -2,12 +2,21 @@
 // their lengths alone) against the answer built whole from objects, for random dates at 1k and 10k reviews; and
 // pages with cursors concatenate to the whole list, also across a rebuild that drops a review.
 import assert from "node:assert/strict";
+import { Writable } from "node:stream";
 import { test } from "node:test";
 import fc from "fast-check";
-import { reviewListChunks, reviewListHead, reviewListLength } from "../../sidecar/build-store/review-list-body.ts";
+import {
+  type ReadAt,
+  reviewListChunks,
+  reviewListHead,
+  reviewListLength,
+  writeReviewList,
+} from "../../sidecar/build-store/review-list-body.ts";
+import { aggregateRating } from "../../src/domain/aggregate.ts";
 import { compareNewest } from "../../src/domain/order.ts";
 import type { ReviewRecord } from "../../src/domain/schemas/published.ts";
-import { buildReviewIndex } from "../../src/domain/search/review-index.ts";
+import { encodeReviewIndex } from "../../src/domain/search/index-writer.ts";
+import { buildReviewIndex, openReviewIndex } from "../../src/domain/search/review-index.ts";
 import { reviewsSince, sinceEtagOf, sincePage } from "../../src/domain/since.ts";
 import { searchBusiness, searchRecord } from "../helpers/search-business.ts";
 
@@ -36,18 +45,43 @@ function records(count: number, seed: number): ReviewRecord[] {
   return out.sort(compareNewest);
 }
 
-for (const size of [1_000, 10_000]) {
-  const index = buildReviewIndex(searchBusiness(), records(size, size));
+/** What writeReviewList writes, as a client receives it: each chunk copied when written (its buffer is reused). */
+function written(write: (out: Writable) => void): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    const out = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(Buffer.from(chunk));
+        setImmediate(done); // handed over later, as a socket does
+      },
+    });
+    out.on("finish", () => resolve(Buffer.concat(chunks)));
+    out.on("error", reject);
+    write(out);
+  });
+}
 
-  test(`streamed since = the answer built whole, byte for byte (${size} reviews)`, () => {
-    fc.assert(
-      fc.property(fc.integer({ min: -10, max: 1110 }), fc.integer({ min: 1, max: 200_000 }), (d, chunk) => {
+for (const size of [1_000, 10_000]) {
+  const business = searchBusiness();
+  const reviews = records(size, size);
+  const dataset = { business, aggregate_rating: aggregateRating(reviews), reviews };
+  const json = Buffer.from(JSON.stringify(dataset));
+  const index = openReviewIndex(encodeReviewIndex(dataset, json), json);
+  const readAt: ReadAt = async (into, at, length, position) => json.copy(into, at, position, position + length);
+
+  test(`streamed since = the answer built whole, byte for byte (${size} reviews)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -10, max: 1110 }), fc.integer({ min: 1, max: 200_000 }), async (d, chunk) => {
         const date = day(d);
         const found = sincePage(index, { date });
         assert.ok(found.ok);
         const head = reviewListHead(found.page.envelope);
-        const streamed = Buffer.concat([...reviewListChunks(index, head, found.page.ranks, chunk)]);
-        assert.equal(streamed.toString("utf8"), JSON.stringify(reviewsSince(index, date)));
+        const whole = JSON.stringify(reviewsSince(index, date));
+        const built = Buffer.concat([...reviewListChunks(index, head, found.page.ranks, chunk)]);
+        assert.equal(built.toString("utf8"), whole);
+        const streamed = await written((out) => writeReviewList(out, index, head, found.page.ranks, readAt, chunk));
+        assert.equal(streamed.toString("utf8"), whole);
         assert.equal(reviewListLength(index, head, found.page.ranks), streamed.length);
       }),
       { numRuns: size === 1_000 ? 60 : 15 },

@@ -24,6 +24,8 @@ export interface ReviewIndex {
   reviewBytes(rank: number): Buffer;
   /** The length of reviewBytes(rank), known without reading the bytes. */
   reviewLength(rank: number): number;
+  /** Where reviewBytes(rank) starts inside reviews.json. */
+  reviewOffset(rank: number): number;
   review(rank: number): ReviewRecord;
   /** Rank of a review id, or -1. */
   rankOf(id: string): number;
@@ -168,6 +170,7 @@ export function openReviewIndex(indexBytes: Uint8Array, reviewsJson: ReviewsJson
     sinceNewest: f.f64("sinceNewest"),
     reviewBytes,
     reviewLength: (rank) => reviewOffsets[rank + 1] - 1 - reviewOffsets[rank],
+    reviewOffset: (rank) => reviewOffsets[rank],
     review,
     rankOf,
     byId: {
