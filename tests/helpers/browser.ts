@@ -6,16 +6,16 @@
 // SITE_ORIGIN, http://localhost:4321; a build for any other origin runs Astro again (tens of CPU-seconds per test
 // file). So each test process serves its site on port 4321 of a loopback address no other process uses
 // (127.a.b.c, a ≥ 1: the whole 127/8 answers on Linux), and both of its clients resolve `localhost` to that address:
-// Chromium through --host-resolver-rules, this process's fetch through the dispatcher below. The requests are real
-// HTTP on loopback with the Host and Origin a visitor's browser sends; only the name lookup is this process's own,
-// as /etc/hosts would be. A `localhost` request in a process that serves no site fails rather than reaching
-// whatever listens on 127.0.0.1:4321 (a developer's `npm start`).
-import { lookup as dnsLookup } from "node:dns";
+// Chromium through --host-resolver-rules, this process (its fetch, node:http, Playwright's own requests such as
+// route.fetch) through node:dns's lookup, replaced below. The requests are real HTTP on loopback with the Host and
+// Origin a visitor's browser sends; only the name lookup is this process's own, as /etc/hosts would be. A
+// `localhost` request in a process that serves no site fails rather than reaching whatever listens on
+// 127.0.0.1:4321 (a developer's `npm start`).
+import dns from "node:dns";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { Agent, setGlobalDispatcher } from "undici";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
 import { buildSample, SAMPLE_BASE_URL } from "./build.ts";
@@ -25,28 +25,34 @@ import { startTestSidecar } from "./sidecar.ts";
 export const SITE_ORIGIN = SAMPLE_BASE_URL;
 const SITE = new URL(SITE_ORIGIN);
 
-/** The address this process's fetch reaches for `localhost` (routeLocalhost). */
+/** The address this process reaches for `localhost` (routeLocalhost). */
 let localhostAddress: string | undefined;
 
-setGlobalDispatcher(
-  new Agent({
-    connect: {
-      lookup(hostname, options, callback) {
-        if (hostname !== SITE.hostname) return dnsLookup(hostname, options, callback);
-        if (!localhostAddress)
-          return callback(
-            new Error(`${hostname} is not routed in this test process (tests/helpers/browser.ts)`),
-            "",
-            4,
-          );
-        if (options.all) return callback(null, [{ address: localhostAddress, family: 4 }] as never, 4);
-        callback(null, localhostAddress, 4);
-      },
-    },
-  }),
-);
+type LookupAll = { all: true } & Record<string, unknown>;
+const systemLookup = dns.lookup;
+const systemLookupPromise = dns.promises.lookup;
+const unrouted = (hostname: string) =>
+  Object.assign(new Error(`${hostname} is not routed in this test process (tests/helpers/browser.ts)`), {
+    code: "ENOTFOUND",
+  });
 
-/** Makes this process's fetch of SITE_ORIGIN reach `address` (a site served by serveSite). */
+dns.lookup = ((hostname: string, options: unknown, callback?: (...args: unknown[]) => void) => {
+  const done = (typeof options === "function" ? options : callback) as (...args: unknown[]) => void;
+  if (hostname !== SITE.hostname) return (systemLookup as (...args: unknown[]) => void)(hostname, options, callback);
+  if (!localhostAddress) return process.nextTick(done, unrouted(hostname));
+  if ((options as LookupAll | undefined)?.all)
+    return process.nextTick(done, null, [{ address: localhostAddress, family: 4 }]);
+  process.nextTick(done, null, localhostAddress, 4);
+}) as typeof dns.lookup;
+
+dns.promises.lookup = (async (hostname: string, options?: unknown) => {
+  if (hostname !== SITE.hostname) return systemLookupPromise(hostname, options as never);
+  if (!localhostAddress) throw unrouted(hostname);
+  const answer = { address: localhostAddress, family: 4 };
+  return (options as LookupAll | undefined)?.all ? [answer] : answer;
+}) as typeof dns.promises.lookup;
+
+/** Makes this process's requests to SITE_ORIGIN reach `address` (a site served by serveSite). */
 export function routeLocalhost(address: string): void {
   localhostAddress = address;
 }
