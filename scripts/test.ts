@@ -43,8 +43,9 @@ async function filesOf(part: Part): Promise<string[]> {
 }
 
 interface SharedSample {
-  /** The page bundle Astro made, keyed by code and BASE_URL. */
-  bundle: string;
+  /** The build cache of that build: the page bundle Astro made (keyed by code and BASE_URL), the reviews' analysis
+   * and the compressed variants (keyed by the bytes they were made from). */
+  cache: string;
   /** The sample's published files, for BASE_URL http://localhost:4321. */
   dist: string;
 }
@@ -52,9 +53,10 @@ interface SharedSample {
 /**
  * Most system test files serve the sample: building it in each (a few CPU-seconds each, dozens of times a run)
  * would cost more than all the unit tests. One build here, of the same seeded content with the same code, gives a
- * dist/ that tests/helpers/build.ts buildSample() copies (a copy each: nothing is shared), and a page bundle that
- * tests/helpers/paths.ts copies into each test process's own cache, so that a test's own builds of unchanged code
- * are data-only, as on a developer's machine. The build is reproducible, so a copy equals a build of its own.
+ * dist/ that tests/helpers/build.ts buildSample() copies (a copy each: nothing is shared), and a build cache that
+ * tests/helpers/paths.ts copies into each test process's own, so that a test's own builds of unchanged code
+ * skip Astro and analyse and compress only what differs from the sample, as on a developer's machine. The build is
+ * reproducible and its caches are keyed by what made them, so a copy equals a build of its own.
  */
 async function buildSharedSample(dir: string): Promise<SharedSample | undefined> {
   const content = join(dir, "content");
@@ -70,7 +72,7 @@ async function buildSharedSample(dir: string): Promise<SharedSample | undefined>
     console.error(`(the sample did not build, so each test file builds its own)\n${run.stderr}`);
     return undefined;
   }
-  return { bundle: join(dir, "cache", "astro-bundle"), dist: join(dir, "dist") };
+  return { cache: join(dir, "cache"), dist: join(dir, "dist") };
 }
 
 /**
@@ -167,7 +169,13 @@ const args = process.argv.slice(2);
 const part = (args.find((a) => (PARTS as readonly string[]).includes(a)) ?? "all") as Part;
 const given = args.filter((a) => a.endsWith(".ts"));
 const concurrencyArg = args.find((a) => a.startsWith("--concurrency="));
-const concurrency = concurrencyArg ? Number(concurrencyArg.split("=")[1]) : Math.max(2, availableParallelism());
+/**
+ * Two test files per core: a system test file spends much of its time waiting (for a sidecar to start, a callback
+ * to arrive, PostgreSQL, a window in which something must not happen) with its core idle, and a second file per
+ * core fills those gaps. The tests wait for conditions, never for a fixed time, so the extra load slows them
+ * without changing their outcome; files that measure their own process run alone (ALONE_FILES).
+ */
+const concurrency = concurrencyArg ? Number(concurrencyArg.split("=")[1]) : 2 * availableParallelism();
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`--concurrency must be a whole number of at least 1 (not ${concurrencyArg})`);
   process.exit(2);
@@ -198,7 +206,7 @@ try {
   const systemFiles = list.filter((f) => f.startsWith("tests/") && !f.startsWith("tests/unit/")).length;
   const sample = systemFiles >= 5 ? await buildSharedSample(runDir) : undefined;
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (sample) Object.assign(env, { RPS_TEST_ASTRO_BUNDLE: sample.bundle, RPS_TEST_SAMPLE_DIST: sample.dist });
+  if (sample) Object.assign(env, { RPS_TEST_BUILD_CACHE: sample.cache, RPS_TEST_SAMPLE_DIST: sample.dist });
   if (cpu) env.RPS_TEST_CPU_LOG = join(runDir, "cpu.jsonl");
   code = await runNodeTest(together, concurrency, runDir, env);
   if (alone.length) code = (await runNodeTest(alone, 1, runDir, env)) || code;

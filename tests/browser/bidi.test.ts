@@ -6,11 +6,9 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, routeLocalhost, SITE_ORIGIN, serveSite } from "../helpers/browser.ts";
 import { contentFixture, runBuild } from "../helpers/build.ts";
-import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 
 const RLO = "\u202e";
 const ID = "2026-11-28-mallory-r";
@@ -31,18 +29,15 @@ before(async () => {
       technicians: ["marcus-delgado"],
     },
   });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
+  origin = SITE_ORIGIN;
   const dist = join(await tempDir("dist"), "dist");
-  const run = await runBuild({
-    CONTENT_DIR: content,
-    DIST_DIR: dist,
-    BASE_URL: origin,
-    BUILD_CACHE_DIR: await tempDir("cache"),
-  });
+  // Built for the sample's origin, so the page bundle this process keeps serves it: only the data is built here.
+  const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: origin });
   assert.equal(run.code, 0, run.stderr);
-  sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
-  browser = await launchChromium();
+  let address: string;
+  ({ sidecar, address } = await serveSite(dist));
+  routeLocalhost(address);
+  browser = await launchChromium(address);
 });
 after(async () => {
   await browser?.close();

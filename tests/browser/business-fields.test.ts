@@ -8,12 +8,10 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { RunningSidecar } from "../../sidecar/server.ts";
 import type { ReviewsDataset } from "../../src/domain/schemas/published.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, SITE_ORIGIN, serveSite } from "../helpers/browser.ts";
 import { contentFixture, runBuild } from "../helpers/build.ts";
-import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { SAMPLE_CONTENT } from "../helpers/sample-content.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 
 const OPTIONAL = [
   "telephone",
@@ -29,26 +27,33 @@ const OPTIONAL = [
 interface Site {
   origin: string;
   sidecar: RunningSidecar;
+  /** A Chromium of its own: both sites are served at SITE_ORIGIN, each on its own address. */
+  browser: Browser;
   reviewId: string;
 }
 
-/** The sample's reviews with `business` as business.json, built for and served on a free loopback port. */
+/**
+ * The sample's reviews with `business` as business.json, built for SITE_ORIGIN (only the data: the page bundle this
+ * process keeps is for that origin) and served on a loopback address of its own.
+ */
 async function serveWith(business: (origin: string) => Record<string, unknown>): Promise<Site> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = SITE_ORIGIN;
   const content = await contentFixture({ "business.json": business(origin) });
   const dist = join(await tempDir("dist"), "dist");
   const run = await runBuild({ CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: origin });
   if (run.code !== 0) throw new Error(`build failed:\n${run.stderr}`);
-  const sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
+  const { sidecar, address } = await serveSite(dist);
+  const browser = await launchChromium(address).catch(async (e) => {
+    await sidecar.close();
+    throw e;
+  });
   const dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")) as ReviewsDataset;
-  return { origin, sidecar, reviewId: dataset.reviews[0].id };
+  return { origin, sidecar, browser, reviewId: dataset.reviews[0].id };
 }
 
 const sample = JSON.parse(await readFile(join(SAMPLE_CONTENT, "business.json"), "utf8")) as Record<string, unknown>;
 const BRAND = "#7a1f5c";
 
-let browser: Browser;
 let full: Site | undefined;
 let bare: Site | undefined;
 
@@ -70,13 +75,13 @@ before(async () => {
   bare = await serveWith(() =>
     Object.fromEntries(Object.entries(sample).filter(([k]) => !OPTIONAL.includes(k as never))),
   );
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
-  await full?.sidecar.close();
-  await bare?.sidecar.close();
+  for (const site of [full, bare]) {
+    await site?.browser.close();
+    await site?.sidecar.close();
+  }
 });
 
 const jsonLd = async (page: Page) =>
@@ -86,7 +91,7 @@ for (const javaScriptEnabled of [true, false]) {
   describe(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     test("every field present: call and book above the fold on a phone, hours, review link, licence, logo, photos, JSON-LD", async () => {
       const site = full as Site;
-      const context = await browser.newContext({ viewport: { width: 375, height: 667 }, javaScriptEnabled });
+      const context = await site.browser.newContext({ viewport: { width: 375, height: 667 }, javaScriptEnabled });
       const page = await context.newPage();
       for (const path of ["/", `/reviews/${site.reviewId}/`]) {
         await page.goto(`${site.origin}${path}`);
@@ -136,7 +141,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("every field absent: none of them appears on the page or in the JSON-LD", async () => {
       const site = bare as Site;
-      const context = await browser.newContext({ viewport: { width: 375, height: 667 }, javaScriptEnabled });
+      const context = await site.browser.newContext({ viewport: { width: 375, height: 667 }, javaScriptEnabled });
       const page = await context.newPage();
       for (const path of ["/", `/reviews/${site.reviewId}/`]) {
         await page.goto(`${site.origin}${path}`);

@@ -20,12 +20,10 @@ import {
   widgetDataPaths,
   widgetHeight,
 } from "../../src/domain/widget/widget-paths.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, routeLocalhost, SITE_ORIGIN, serveSite } from "../helpers/browser.ts";
 import { buildSample, contentFixture, runBuild } from "../helpers/build.ts";
-import { freePort } from "../helpers/free-port.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { startTestSidecar } from "../helpers/sidecar.ts";
 import { until } from "../helpers/until.ts";
 
 const FIELD = { technician: "technicians", service: "services", area: "service_areas" } as const;
@@ -94,15 +92,15 @@ function hostHtml({ widgets, script, reserve, inside = "" }: HostPage, path: str
 }
 
 before(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
+  origin = SITE_ORIGIN;
   const dist = await buildSample(origin);
   dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")) as ReviewsDataset;
-  const sidecar = await startTestSidecar(dist, { PORT: String(port), BASE_URL: origin });
+  const { sidecar, address } = await serveSite(dist);
+  routeLocalhost(address);
   fixture = {
     dist,
     sidecar,
-    browser: await launchChromium().catch(async (e) => {
+    browser: await launchChromium(address).catch(async (e) => {
       await sidecar.close();
       throw e;
     }),

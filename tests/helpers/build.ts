@@ -51,7 +51,7 @@ export async function contentFixture(files: Record<string, unknown> = {}): Promi
   return dir;
 }
 
-const SAMPLE_BASE_URL = "http://localhost:4321";
+export const SAMPLE_BASE_URL = "http://localhost:4321";
 
 /**
  * The sample content built into a fresh folder of this test process. For the usual BASE_URL that is a copy of the

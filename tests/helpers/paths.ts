@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LINE_FILES } from "../../src/build/line-file.ts";
 import { onExit } from "./cleanup.ts";
 import "./report-pipe.ts";
 import "./cpu-ledger.ts";
@@ -32,10 +33,12 @@ process.env.CONTENT_DIR = join(own, "no-content-given");
 process.env.DIST_DIR = join(own, "dist");
 process.env.BUILD_CACHE_DIR = join(own, "build-cache");
 process.env.DATA_DIR = join(own, "data");
-// The page bundle scripts/test.ts built once for the code under test: a copy in this process's own cache, so its
-// first build need not run Astro (a build made from other code or for another BASE_URL still does).
-if (process.env.RPS_TEST_ASTRO_BUNDLE)
-  cpSync(process.env.RPS_TEST_ASTRO_BUNDLE, join(process.env.BUILD_CACHE_DIR, "astro-bundle"), { recursive: true });
+// The build cache of the sample scripts/test.ts built once for the code under test: a copy in this process's own,
+// so its builds need not run Astro for that code and BASE_URL, nor analyse or compress again what the sample has.
+// Not the content snapshot: it describes the runner's content folder, not any this process builds.
+if (process.env.RPS_TEST_BUILD_CACHE)
+  for (const part of ["astro-bundle", LINE_FILES.analysis, "compressed"])
+    cpSync(join(process.env.RPS_TEST_BUILD_CACHE, part), join(process.env.BUILD_CACHE_DIR, part), { recursive: true });
 
 let buildCache: string | undefined;
 
