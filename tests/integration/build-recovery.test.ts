@@ -147,11 +147,15 @@ test("npm run serve -- --watch: a rebuild that fails keeps serving, /readyz and 
     await git("add", "-A");
     await git("commit", "-q", "-m", "fix");
     const fixed = (await git("rev-parse", "HEAD")).stdout.trim();
+    // The fix is several file events (a delete, a write, a commit): a build that began between them is followed
+    // by another, and until that one the served build is rightly reported stale. Wait for the build that holds all.
     const recovered = await until(
-      "the build after the fix",
+      "a current build after the fix",
       async () => {
         const body = await ready();
-        return body.build.status === "ok" && body.build_id !== first.build_id && body;
+        if (body.build.status !== "ok" || body.build_id === first.build_id) return false;
+        const now = await metrics();
+        return sample(now, "reviews_build_stale_seconds") === 0 && now.includes(`content_revision="${fixed}"`) && body;
       },
       60_000,
     );
