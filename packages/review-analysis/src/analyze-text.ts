@@ -473,13 +473,50 @@ const WEAK_PRAISE = 0.15;
 // what the quote names.
 const DENIED = /[:?—–]\s*(?:no|not|nope|nah|never)\W*$/i;
 
-/** Whether a turn ("but", "though") follows the quote in the part that holds it. */
-function turnFollows(quote: string, parts: readonly string[]): boolean {
+// Praise someone else voiced: a claim reported in the speaker's words, its quotation still open at the quote's end
+// ('I was told "twenty minutes tops.'), or a third party's verdict ("My friend said they were great for her").
+const REPORTED = /\b(?:told|tells|said|says|promised|assured|claimed|insisted|swore)\b[^"“”]{0,20}["“][^"”]*$/i;
+const HEARSAY =
+  /\b(?:friends?|neighbou?rs?|everyone|everybody|people|reviews?|sister|brother|mom|dad|co-?workers?)\b[^.]{0,20}\b(?:said|say|says|told|swore|swears|raved|claim|claimed)\b/i;
+// One visit of a story of several: praise of the first, with a later one told after it ("First visit, Will was
+// outstanding... Second visit a different tech came").
+const FIRST_VISIT =
+  /\b(?:first|1st) (?:visit|time|tech|guy|technician|appointment|trip|call)\b|\bat first\b|\binitially\b/i;
+const LATER_VISIT =
+  /\b(?:second|2nd|next|another|different|other|third|return|follow-up) (?:visit|time|tech|guy|technician|appointment|trip|call)\b|\bthis time\b|\bcame back\b/i;
+
+/** The text after the quote in the part that holds it. */
+function after(quote: string, parts: readonly string[]): string {
   for (const part of parts) {
     const at = part.indexOf(quote);
-    if (at >= 0) return CONCEDED.test(part.slice(at + quote.length, at + quote.length + 16));
+    if (at >= 0) return part.slice(at + quote.length);
   }
-  return false;
+  return "";
+}
+
+/** Whether a turn ("but", "though") follows the quote in the part that holds it. */
+function turnFollows(quote: string, parts: readonly string[]): boolean {
+  return CONCEDED.test(after(quote, parts).slice(0, 16));
+}
+
+// The work praised only by saying it was done ("Fixed the toilet, but the drain line is still gurgling", "The new
+// faucet works but there's caulk smeared all over"): followed by a turn, the writer's verdict on the work lies after it.
+const JOB_DONE = new Set(["fixed", "fix", "works", "working", "repaired", "replaced", "installed", "done"]);
+
+/** Whether the quote's only opinion is that the job was done. */
+function onlyJobDone(quote: string): boolean {
+  const tokens = tokenize(quote);
+  if (!tokens.some((t) => JOB_DONE.has(t.norm))) return false;
+  const hits = clauseHits(tokens);
+  return (
+    hits.length > 0 && hits.every((h) => tokens.slice(h.index, h.index + h.length).every((t) => JOB_DONE.has(t.norm)))
+  );
+}
+
+/** Praise another voiced, or praise of a first visit that a later one follows (for a review not read as positive). */
+function praiseNotTheWriters(quote: string, parts: readonly string[]): boolean {
+  if (REPORTED.test(quote) || HEARSAY.test(quote)) return true;
+  return FIRST_VISIT.test(quote) && LATER_VISIT.test(after(quote, parts));
 }
 
 /**
@@ -496,6 +533,10 @@ function turnFollows(quote: string, parts: readonly string[]): boolean {
  *   clearly as a whole (WEAK_PRAISE); praise whose quote ends in a bare denial ("Fixed: no.") is denied by it.
  * - Price criticism followed by a turn ("Pricey, yes, but...") is a concession: the writer's verdict on the price
  *   lies after the turn.
+ * - Praise of the work that only says it was done, followed by a turn ("Fixed the toilet, but..."): the verdict on
+ *   the work lies after the turn.
+ * - Praise that is not the writer's finding, in a review not read as positive: a claim or verdict another person
+ *   voiced, or a first visit's when a later visit is told after it.
  */
 function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral: ReadonlySet<string>): AspectMention[] {
   const written = parts.filter((p) => p.trim() !== "");
@@ -507,7 +548,11 @@ function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral:
     if (opposite === undefined) return true;
     if (analysis.overall === opposite || CONDITIONAL.test(a.quote)) return false;
     if (a.polarity === "positive" && DENIED.test(a.quote)) return false;
+    if (a.polarity === "positive" && analysis.overall !== "positive" && praiseNotTheWriters(a.quote, parts))
+      return false;
     if (a.aspect === "price_value" && a.polarity === "negative" && turnFollows(a.quote, parts)) return false;
+    if (a.aspect === "workmanship" && a.polarity === "positive" && turnFollows(a.quote, parts) && onlyJobDone(a.quote))
+      return false;
     let read = alone.get(a.quote);
     if (!read) {
       read = analyzeInContext([a.quote], neutral);

@@ -20,7 +20,7 @@ import type { BucketPlaces, TextFeatureConfig } from "./text-features.ts";
 import { ASPECTS, type Aspect, type Sentiment } from "./vocabulary.ts";
 
 /** The layer version this engine reads (bump it, and retrain, when the features, the training or the files change). */
-export const ASPECT_LAYER_VERSION = "aspect-layer@1.1.0";
+export const ASPECT_LAYER_VERSION = "aspect-layer@1.2.0";
 /** What the layer decides per aspect; class 0 ("the review says nothing of it") scores 0. */
 export const ASPECT_CLASSES = ["absent", "positive", "negative", "neutral"] as const;
 /** The polarities scored (ASPECT_CLASSES without absent), in the order of each aspect's weights. */

@@ -29,6 +29,20 @@ const leftVerbs = new Set(lexicon.left_behind.verbs);
 const leftPlaces = new Set(lexicon.left_behind.places);
 const dirtNouns = new Set(lexicon.dirt_nouns);
 const LEFT_BEHIND = -2.5;
+// "couldn't have been cleaner", "can't get any better", "couldn't be worse": a negated modal before a comparative
+// is that comparative's superlative, not its negation.
+const negatedModals = new Set(["couldn't", "can't", "cannot"]);
+const modalBridge = new Set(lexicon.superlative_bridge);
+const MODAL_REACH = 5;
+const SUPERLATIVE = 3;
+// "worked for exactly one week", "lasted only two days": a fix limited to a short time failed.
+const shortLived = lexicon.short_lived;
+const shortVerbs = new Set(shortLived.verbs);
+const shortFillers = new Set(shortLived.fillers);
+const shortLimiters = new Set(shortLived.limiters);
+const shortNumbers = new Set(shortLived.numbers);
+const shortUnits = new Set(shortLived.units);
+const SHORT_LIVED = -2.5;
 const LEFT_REACH = 8;
 // Every word a pattern of specialHit can start with (one look-up for the tokens that start none).
 export const specialStarts = new Set<string>([
@@ -40,6 +54,10 @@ export const specialStarts = new Set<string>([
   ...goodStates,
   ...doneBy,
   ...leftVerbs,
+  ...negatedModals,
+  ...shortVerbs,
+  "could",
+  "can",
 ]);
 const RESTORED = 2;
 const GETTER_REACH = 3;
@@ -80,6 +98,17 @@ export function specialHit(
     const fault = at <= unitEnd && !neutral.has(tokens[at].norm) ? (words.get(tokens[at].norm) ?? 0) : 0;
     if (fault < 0)
       return { hit: makeHit(i, at - i + 1, Math.min(fault, STILL_NOT), "workmanship"), length: at - i + 1 };
+  }
+  if (negatedModals.has(norm) || ((norm === "could" || norm === "can") && next?.norm === "not")) {
+    const length = superlative(tokens, negatedModals.has(norm) ? i + 1 : i + 2, unitEnd);
+    if (length !== 0) {
+      const end = Math.abs(length);
+      return { hit: makeHit(i, end - i, Math.sign(length) * SUPERLATIVE), length: end - i };
+    }
+  }
+  if (shortVerbs.has(norm)) {
+    const end = shortLivedEnd(tokens, i + 1, unitEnd);
+    if (end > 0) return { hit: makeHit(i, end - i, SHORT_LIVED, "workmanship", true), length: end - i };
   }
   if (leftVerbs.has(norm) && leftInPlace(tokens, i, unitEnd))
     return { hit: makeHit(i, 1, LEFT_BEHIND, "cleanliness"), length: 1 };
@@ -130,6 +159,49 @@ function restoredState(tokens: readonly Token[], i: number, unitEnd: number): nu
   if (!goodStates.has(tokens[i].norm)) return 0;
   if (afterFix.has(next) && !repeatStates.has(tokens[i].norm)) return 2;
   for (let k = Math.max(0, i - GETTER_REACH); k < i; k++) if (getters.has(tokens[k].norm)) return 1;
+  return 0;
+}
+
+/** One past "[for] exactly one week" after a verb of lasting, or 0: a limiter, then a count, then a unit. */
+function shortLivedEnd(tokens: readonly Token[], from: number, unitEnd: number): number {
+  let k = from;
+  while (k <= unitEnd && shortFillers.has(tokens[k].norm)) k++;
+  if (k > unitEnd || !shortLimiters.has(tokens[k].norm)) return 0;
+  k++;
+  if (k <= unitEnd && (shortNumbers.has(tokens[k].norm) || /^\d+$/.test(tokens[k].norm))) k++;
+  return k <= unitEnd && shortUnits.has(tokens[k].norm) ? k + 1 : 0;
+}
+
+/** A comparative's valence: that of its base ("cleaner", "nicer", "happier", "bigger"), or 0. */
+function comparativeValence(norm: string): number {
+  if (norm === "better") return 1;
+  if (norm === "worse") return -1;
+  if (norm.length < 5 || !norm.endsWith("er")) return 0;
+  const bases = norm.endsWith("ier")
+    ? [`${norm.slice(0, -3)}y`]
+    : [norm.slice(0, -2), norm.slice(0, -1), norm[norm.length - 3] === norm[norm.length - 4] ? norm.slice(0, -3) : ""];
+  for (const base of bases) {
+    const v = words.get(base);
+    if (v !== undefined && v !== 0) return Math.sign(v);
+  }
+  return 0;
+}
+
+/**
+ * After a negated modal, the end (one past) of "[have] been cleaner" / "get any better" / "be more helpful",
+ * signed by the comparative's direction; 0 when no comparative follows within reach.
+ */
+function superlative(tokens: readonly Token[], from: number, unitEnd: number): number {
+  for (let k = from; k <= Math.min(unitEnd, from + MODAL_REACH); k++) {
+    const w = tokens[k].norm;
+    if (w === "more" && k + 1 <= unitEnd) {
+      const v = words.get(tokens[k + 1].norm) ?? 0;
+      if (v !== 0) return Math.sign(v) * (k + 2);
+    }
+    const c = comparativeValence(w);
+    if (c !== 0) return c * (k + 1);
+    if (!modalBridge.has(w)) return 0;
+  }
   return 0;
 }
 

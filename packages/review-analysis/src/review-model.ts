@@ -20,7 +20,7 @@ import { type TextFeatureConfig, textBuckets } from "./text-features.ts";
 import type { Sentiment } from "./vocabulary.ts";
 
 /** The model version this engine reads (bump it, and retrain, when the features, the training or the files change). */
-export const REVIEW_MODEL_VERSION = "review-label-text-model@0.5.0";
+export const REVIEW_MODEL_VERSION = "review-label-text-model@0.6.0";
 export const REVIEW_LABELS = ["positive", "neutral", "negative", "mixed"] as const;
 export type ReviewLabel = (typeof REVIEW_LABELS)[number];
 /** The combiner's inputs: the rules' findings, then the text model's log-probability of each label. */

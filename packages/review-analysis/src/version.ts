@@ -13,7 +13,7 @@ import stopwords from "./lexicon/stopwords.json" with { type: "json" };
 import { REVIEW_MODEL_VERSION } from "./review-model.ts";
 
 export const ENGINE = "unit-bound-lexicon-absa";
-export const ENGINE_VERSION = "2.11.0";
+export const ENGINE_VERSION = "2.12.0";
 /** The review-label model the engine reads (name@version). */
 export const MODEL_VERSION = REVIEW_MODEL_VERSION;
 /** The aspect layer the engine reads (name@version). */

@@ -332,4 +332,35 @@ describe("opinion rules", () => {
     assert.equal(label("The new heat pump seems good so far, but it's too early to tell."), "neutral");
     assert.equal(label("Pretty happy with the install, I guess."), "positive");
   });
+  test("a verb done wrong ('mis-', 'over-' + an English word) is a fault; words that only look prefixed are not", () => {
+    assert.equal(label("They misquoted the job and miswired the thermostat."), "negative");
+    assert.ok(has("They misquoted the job and miswired the thermostat.", "workmanship negative"));
+    assert.equal(label("He overtightened the fitting."), "negative");
+    assert.equal(label("They overhauled the furnace."), "neutral");
+    assert.equal(label("Mister Delgado came by."), "neutral");
+  });
+  test("a negated modal before a comparative is its superlative ('couldn't have been cleaner', 'couldn't be worse')", () => {
+    assert.equal(label("The crew couldn't have been nicer."), "positive");
+    assert.ok(has("The basement couldn't have been cleaner.", "cleanliness positive"));
+    assert.equal(label("The service couldn't be worse."), "negative");
+    assert.equal(label("I couldn't get anyone on the phone."), "neutral");
+  });
+  test("a fix that lasted only a short time failed ('worked for exactly one week')", () => {
+    assert.ok(has("They replaced the igniter, worked for exactly one week.", "workmanship negative"));
+    assert.equal(label("The repair lasted only two days."), "negative");
+    assert.equal(label("The new pump has worked for two years."), "neutral");
+  });
+  test("'late' before a relative is no lateness; a price word of degree ('eye-watering') judges a price", () => {
+    assert.ok(!aspectsOf("My late husband always handled the furnace.").some((a) => a.startsWith("punctuality")));
+    assert.ok(has("The price he gave us was eye-watering.", "price_value negative"));
+    assert.ok(has("The bill was astronomical.", "price_value negative"));
+  });
+  test("a negated liking, no difference made, and 'not what I'd call' are criticism", () => {
+    assert.ok(has("Liked the tech, didn't like the price.", "price_value negative"));
+    assert.equal(label("Honestly I couldn't tell any difference after the duct cleaning."), "negative");
+    assert.equal(label("Not what I'd call honest."), "negative");
+  });
+  test("no dirt anywhere is a clean job", () => {
+    assert.ok(has("There was zero dust anywhere after.", "cleanliness positive"));
+  });
 });

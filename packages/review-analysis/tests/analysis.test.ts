@@ -181,6 +181,39 @@ describe("chips a reader is shown", () => {
     );
     assert.ok(aspects.length > 0, "the complaints are still shown");
   });
+
+  const praise = (text: string) => analyzeText([text]).aspects.filter((a) => a.polarity === "positive");
+
+  test("praise another person voiced is no chip in a review not read as positive", () => {
+    const told = 'The tech told us "easy fix, twenty minutes tops." Three hours later he was still in the attic.';
+    assert.deepEqual(praise(told), []);
+    const hearsay = "Our neighbor swore they were friendly. The guy who came to us barely spoke and left a mess.";
+    assert.deepEqual(praise(hearsay), []);
+    assert.ok(analyzeText([hearsay]).aspects.length > 0, "the writer's own complaints are still shown");
+  });
+
+  test("praise of a first visit that a later visit follows is no chip in a review not read as positive", () => {
+    const text =
+      "First visit, the tech was excellent and had the furnace running in an hour. Second visit a different tech broke the thermostat and never came back.";
+    assert.deepEqual(
+      praise(text).filter((a) => a.quote.startsWith("First visit")),
+      [],
+    );
+  });
+
+  test("work praised only as done, before a turn, is no chip ('Fixed the toilet, but...')", () => {
+    const text = "They fixed our water heater, but the relief valve started dripping the next day.";
+    assert.deepEqual(
+      praise(text).filter((a) => a.aspect === "workmanship"),
+      [],
+    );
+    assert.ok(
+      praise("They did a beautiful job on the water heater, but the invoice came late.").some(
+        (a) => a.aspect === "workmanship",
+      ),
+      "praise that says more than done is still shown",
+    );
+  });
 });
 
 test("the frozen evaluation set stays above the aims (macro-F1 0.85, mixed aspects 85%, mention precision 0.95)", async () => {

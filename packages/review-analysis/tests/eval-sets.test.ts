@@ -37,6 +37,7 @@ test("no option scores every set but dev; --dev scores dev only", () => {
     "holdout-8",
     "holdout-9",
     "holdout-10",
+    "holdout-11",
   ];
   const sets = chooseSets([]);
   assert.deepEqual(sets.slice(0, named.length), named);
@@ -80,6 +81,7 @@ test("every held-out set is pinned, and its committed file matches its committed
     "holdout-8",
     "holdout-9",
     "holdout-10",
+    "holdout-11",
   ];
   const added = EVAL_SETS.filter((s) => !(named as string[]).includes(s) && /^holdout-\d+$/.test(s));
   assert.deepEqual(Object.keys(HELD_OUT), [...named, ...added]);
@@ -104,8 +106,9 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-8"], "holdout-8 is training data");
   assert.ok(SPENT["holdout-9"], "holdout-9's shown chips were read");
   assert.ok(SPENT["holdout-10"], "holdout-10's contradicting chips were read");
+  assert.ok(SPENT["holdout-11"], "holdout-11's contradicting chips were read");
   for (const set of Object.keys(HELD_OUT))
-    if (!set.match(/^holdout-(?:[2-9]|10)$/)) assert.equal(SPENT[set as EvalSet], undefined);
+    if (!set.match(/^holdout-(?:[2-9]|1[01])$/)) assert.equal(SPENT[set as EvalSet], undefined);
 });
 
 test("a held-out set dropped into eval/ with its sha256 beside it is scored, after the named ones, in the order of N", () => {
@@ -126,7 +129,7 @@ test("a held-out set dropped into eval/ with its sha256 beside it is scored, aft
   ];
   assert.deepEqual(
     newHeldOutSets(files),
-    ["holdout-11", "holdout-13"],
+    ["holdout-13"],
     "a named set is not added again; one without its sha256 is not a held-out set",
   );
   for (const set of EVAL_SETS.filter((s) => /^holdout-\d\d+$/.test(s) && !(s in SPENT))) {

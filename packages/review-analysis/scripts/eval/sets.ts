@@ -18,6 +18,7 @@ const NAMED_SETS = [
   "holdout-8",
   "holdout-9",
   "holdout-10",
+  "holdout-11",
 ] as const;
 export type EvalSet = (typeof NAMED_SETS)[number] | `holdout-${number}`;
 
@@ -57,6 +58,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-8": "holdout-8.sha256",
   "holdout-9": "holdout-9.sha256",
   "holdout-10": "holdout-10.sha256",
+  "holdout-11": "holdout-11.sha256",
   ...Object.fromEntries(ADDED.map((set) => [set, `${set}.sha256`])),
 };
 
@@ -76,6 +78,8 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
     "scored once while held out, on summary figures only; its shown chips were read since, to choose which chips the engine abstains from",
   "holdout-10":
     "scored once while held out, on summary figures only; its contradicting chips were read since, to choose which chips the engine abstains from",
+  "holdout-11":
+    "scored once while held out, on summary figures only; its contradicting chips were read since, to choose how the engine reads and which chips it abstains from",
 };
 
 /**
@@ -85,6 +89,7 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
 export const NOT_LEARNED: Partial<Record<EvalSet, string>> = {
   "holdout-9": "spent after the review-label model and the aspect layer were trained",
   "holdout-10": "spent after the review-label model and the aspect layer were trained",
+  "holdout-11": "spent after the review-label model and the aspect layer were trained",
 };
 
 /**
