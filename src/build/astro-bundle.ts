@@ -2,9 +2,11 @@
 // assets), which depend on the code only, never on the content. Kept in BUILD_CACHE_DIR under a fingerprint of
 // every input Astro bundles, so a build whose inputs did not change (only the content did) reuses it and never
 // starts Astro or Vite. The pages and data files are made by the build itself from either bundle.
+// The bundle is the same for every BASE_URL: Astro is given no `site`, and the pages take the origin from the
+// build's data (`locals.site`), so a build or publish for another origin reuses it.
 // Each fingerprint has a folder of its own (`astro-bundle/<key>/`), and the few most recently used are kept: a
-// build for another BASE_URL or project folder (tests, a publish) never replaces the bundle a running server's
-// builds use, and concurrent builds on one cache never delete a bundle another is reading.
+// build from another project folder or version of the code never replaces the bundle a running server's builds
+// use, and concurrent builds on one cache never delete a bundle another is reading.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
@@ -13,12 +15,12 @@ import { sha256Hex } from "../domain/hash.ts";
 import { alive } from "./output-folder.ts";
 
 /** Bump when what is kept, or how the build uses it, changes: every kept bundle is then bundled again. */
-const BUNDLE_FORMAT = 1;
+const BUNDLE_FORMAT = 2;
 const BUNDLE_FOLDER = "astro-bundle";
 const RECORD_FILE = "bundle.json";
 /** Astro's output inside the bundle folder (its `outDir`). */
 const OUT = "out";
-/** Bundles kept besides the one just used (other BASE_URLs, project folders, versions of the code). */
+/** Bundles kept besides the one just used (other project folders, versions of the code). */
 const KEEP_OTHERS = 3;
 /** A bundle used this recently is never evicted: a build may still be copying or rendering from it. */
 const IN_USE_MS = 60 * 60_000;
@@ -51,7 +53,6 @@ const RecordSchema = z.object({
 
 export interface BundleInputs {
   root: string;
-  baseUrl: string;
 }
 
 async function filesUnder(root: string, folder: string): Promise<string[]> {
@@ -60,13 +61,13 @@ async function filesUnder(root: string, folder: string): Promise<string[]> {
 }
 
 /**
- * The inputs' fingerprint. Besides the files: the bundle embeds the project's path and `site` (BASE_URL), and
- * Vite's output can change with Node (its built-ins, its version).
+ * The inputs' fingerprint. Besides the files: the bundle embeds the project's path, and Vite's output can change
+ * with Node (its built-ins, its version).
  */
-export async function bundleFingerprint({ root, baseUrl }: BundleInputs): Promise<string> {
+export async function bundleFingerprint({ root }: BundleInputs): Promise<string> {
   const files = (await Promise.all(INPUT_FOLDERS.map((f) => filesUnder(root, f)))).flat();
   const hash = createHash("sha256");
-  hash.update(JSON.stringify({ format: BUNDLE_FORMAT, node: process.version, root, baseUrl }));
+  hash.update(JSON.stringify({ format: BUNDLE_FORMAT, node: process.version, root }));
   for (const file of [...files, ...INPUT_FILES].sort()) {
     const bytes = await readFile(join(root, file)).catch((e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT") return undefined;
@@ -84,7 +85,7 @@ export async function keptBundle(cacheDir: string | undefined, fingerprint: stri
   if (cacheDir === undefined) return { reason: "no BUILD_CACHE_DIR" };
   const folder = keyedFolder(cacheDir, fingerprint);
   const text = await readFile(join(folder, RECORD_FILE), "utf8").catch(() => undefined);
-  if (text === undefined) return { reason: `no bundle kept for this code and BASE_URL (${folder})` };
+  if (text === undefined) return { reason: `no bundle kept for this code (${folder})` };
   let record: z.infer<typeof RecordSchema>;
   try {
     record = RecordSchema.parse(JSON.parse(text));

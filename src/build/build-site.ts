@@ -53,7 +53,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
   // starts loading as soon as it is known.
   let t0 = performance.now();
   const bundleChecked = (async () => {
-    const fingerprint = await bundleFingerprint({ root: ROOT, baseUrl: config.BASE_URL });
+    const fingerprint = await bundleFingerprint({ root: ROOT });
     const kept = await keptBundle(config.BUILD_CACHE_DIR, fingerprint);
     if (kept.dir) loadBundle(kept.dir).catch(() => undefined); // awaited (and its failure reported) by renderPages
     return { fingerprint, kept, bundleCheck: Math.round(performance.now() - t0) };
@@ -86,7 +86,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildResult> {
     const bundle: Promise<string> = kept.dir
       ? Promise.resolve(kept.dir)
       : bundleWithAstro(config.BUILD_CACHE_DIR ?? (ownCache as string), fingerprint, (outDir) =>
-          import("astro").then(({ build }) => build({ root: ROOT, outDir, site: config.BASE_URL, logLevel: "warn" })),
+          // No `site`: the pages take the origin from the build's data, so one bundle serves every BASE_URL.
+          import("astro").then(({ build }) => build({ root: ROOT, outDir, logLevel: "warn" })),
         );
     bundle.catch(() => undefined); // awaited below: not an unhandled rejection while the data is computed
     // reviews.json's compression (libuv's thread pool) and, for many reviews, the search index (a worker thread)

@@ -56,9 +56,9 @@ async function assertSameFiles(a: string, b: string, bundle = false): Promise<vo
   for (const [name, bytes] of x) assert.ok(bytes.equals(y.get(name) as Buffer), `${name} differs`);
 }
 
-/** Where a build cache keeps its bundle for `baseUrl` (src/build/astro-bundle.ts). */
-const bundleFolder = async (cache: string, baseUrl: string) =>
-  join(cache, "astro-bundle", (await bundleFingerprint({ root: ROOT, baseUrl })).slice(0, 16));
+/** Where a build cache keeps its bundle (src/build/astro-bundle.ts). */
+const bundleFolder = async (cache: string) =>
+  join(cache, "astro-bundle", (await bundleFingerprint({ root: ROOT })).slice(0, 16));
 
 /**
  * A build cache as a full build of the sample leaves it for BASE: its kept bundle and its reviews' analysis. The
@@ -68,12 +68,12 @@ const bundleFolder = async (cache: string, baseUrl: string) =>
 async function sampleCache(content: string): Promise<string> {
   const cache = await tempDir("cache");
   const given = process.env.BUILD_CACHE_DIR as string;
-  if (!existsSync(await bundleFolder(given, BASE))) {
+  if (!existsSync(await bundleFolder(given))) {
     const first = await build(content, cache);
     assert.equal(first.path, "full");
     return cache;
   }
-  await cp(await bundleFolder(given, BASE), await bundleFolder(cache, BASE), { recursive: true });
+  await cp(await bundleFolder(given), await bundleFolder(cache), { recursive: true });
   await cp(join(given, LINE_FILES.analysis), join(cache, LINE_FILES.analysis));
   return cache;
 }
@@ -89,24 +89,34 @@ test("a rebuild after one changed review skips Astro, equals a clean full build 
   assert.equal(fast.timings.reviews_analysed, 1);
   const clean = await build(content, await tempDir("cache"));
   assert.equal(clean.path, "full");
-  assert.match(clean.astro, /^astro: bundled \(no bundle kept for this code and BASE_URL /);
+  assert.match(clean.astro, /^astro: bundled \(no bundle kept for this code /);
   assert.ok(clean.timings.astro_total > 0);
   // Every published file (what the manifest lists, the manifest, _headers, the variants) as a clean full build.
   await assertSameFiles(fast.dist, clean.dist);
   // The server code the sidecar loads is the kept bundle's own, byte for byte, not the clean build's. (Two full
   // builds never make the same bundle: Astro puts a random key and its output folder's path in it.)
-  await assertSameFiles(fast.dist, join(await bundleFolder(cache, BASE), "out"), true);
+  await assertSameFiles(fast.dist, join(await bundleFolder(cache), "out"), true);
 });
 
-test("another BASE_URL, or a damaged, foreign or missing kept bundle, takes the full path and says why", async () => {
+test("another BASE_URL reuses the kept bundle and equals a clean full build for it", async () => {
   const content = await contentFixture();
   const cache = await sampleCache(content);
   const other = await build(content, cache, OTHER);
-  assert.equal(other.path, "full", "the bundle embeds `site`");
-  assert.match(other.astro, /no bundle kept for this code and BASE_URL/);
-  assert.equal((await build(content, cache)).path, "data-only", "a build for another BASE_URL kept the first bundle");
-  assert.equal((await build(content, cache, OTHER)).path, "data-only", "and its own");
-  const folder = await bundleFolder(cache, OTHER);
+  assert.equal(other.path, "data-only", "the bundle does not depend on BASE_URL");
+  const clean = await build(content, await tempDir("cache"), OTHER);
+  assert.equal(clean.path, "full");
+  await assertSameFiles(other.dist, clean.dist);
+  const origin = new URL(OTHER).origin;
+  const home = await readFile(join(other.dist, "index.html"), "utf8");
+  assert.ok(home.includes(origin), `the home page names ${origin}`);
+  assert.ok(!home.includes(new URL(BASE).host), "and not the sample's origin");
+});
+
+test("a damaged, foreign or missing kept bundle takes the full path and says why", async () => {
+  const content = await contentFixture();
+  const cache = await sampleCache(content);
+  assert.equal((await build(content, cache, OTHER)).path, "data-only");
+  const folder = await bundleFolder(cache);
   const out = join(folder, "out", SERVER_BUNDLE_DIR, "entry.mjs");
   await writeFile(out, `${await readFile(out, "utf8")}\nthrow new Error("damaged");\n`);
   const damaged = await build(content, cache, OTHER);

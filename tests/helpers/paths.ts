@@ -34,7 +34,7 @@ process.env.DIST_DIR = join(own, "dist");
 process.env.BUILD_CACHE_DIR = join(own, "build-cache");
 process.env.DATA_DIR = join(own, "data");
 // The build cache of the sample scripts/test.ts built once for the code under test: a copy in this process's own,
-// so its builds need not run Astro for that code and BASE_URL, nor analyse or compress again what the sample has.
+// so its builds need not run Astro for that code (whatever their BASE_URL), nor analyse or compress again what the sample has.
 // Not the content snapshot: it describes the runner's content folder, not any this process builds.
 if (process.env.RPS_TEST_BUILD_CACHE)
   for (const part of ["astro-bundle", LINE_FILES.analysis, "compressed"])
@@ -45,7 +45,7 @@ let buildCache: string | undefined;
 /**
  * The BUILD_CACHE_DIR of the builds and servers this test process starts: never the working copy's .build-cache,
  * which a server running from the working copy uses. A whole run may share one by setting BUILD_CACHE_DIR (kept
- * bundles are keyed by code and BASE_URL, so builds of different tests do not evict each other's).
+ * bundles are keyed by the code, so builds of different tests share one and do not evict each other's).
  */
 export function testBuildCache(): string {
   if (process.env.BUILD_CACHE_DIR) return process.env.BUILD_CACHE_DIR;
