@@ -87,11 +87,35 @@ test("sitemap: past the limit, an index of parts that together hold every URL on
   );
 });
 
-test("robots.txt points to the sitemap and keeps crawlers out of endless search pages", () => {
+test("robots.txt points to the sitemap and keeps crawlers out of endless search pages and filtered lists", () => {
   const robots = renderRobots(BASE);
   assert.match(robots, new RegExp(`^Sitemap: ${BASE}/sitemap.xml$`, "m"));
-  assert.match(robots, /^Disallow: \/search$/m);
   assert.match(robots, /^User-agent: \*$/m);
+  // RFC 9309: the longest matching rule decides, and rules match by prefix.
+  const rules = [...robots.matchAll(/^(Allow|Disallow): (\S+)$/gm)].map((m) => ({
+    allow: m[1] === "Allow",
+    path: m[2],
+  }));
+  const allowed = (path: string) => {
+    const match = rules.filter((r) => path.startsWith(r.path)).sort((a, b) => b.path.length - a.path.length)[0];
+    return match === undefined || match.allow;
+  };
+  for (const path of [
+    "/search",
+    "/search?q=furnace",
+    "/reviews/?aspect=cleanliness&aspect_polarity=negative",
+    "/reviews/?sort=lowest",
+  ])
+    assert.equal(allowed(path), false, `${path} is disallowed`);
+  for (const path of [
+    "/",
+    "/reviews/",
+    "/reviews/page/2/",
+    "/reviews/2026-03-04-fatima-h/",
+    "/technicians/",
+    "/sitemap.xml",
+  ])
+    assert.equal(allowed(path), true, `${path} is allowed`);
 });
 
 test("llms.txt names the datasets, feeds, OpenAPI, the MCP endpoint and the hub", () => {

@@ -4,11 +4,16 @@ import { JSON_FEED_LINK_TYPE } from "../media-types.ts";
 import type { ReviewsDataset } from "../schemas/published.ts";
 import { ENTITY_KINDS, PAGE_PATHS, SERVICE_PATHS } from "./site-paths.ts";
 
-/** Search result pages are endless combinations of filters: crawlers get the sitemap's pages instead. */
+/**
+ * Search result pages and the filtered and sorted review lists (/reviews/?…) are endless combinations of filters
+ * (tens of thousands for the sample's catalog): crawlers get the sitemap's pages instead. Rules match by prefix
+ * (RFC 9309), so `/reviews/?` leaves /reviews/, its numbered pages and every review's page open.
+ */
 export function renderRobots(baseUrl: string): string {
   return [
     "User-agent: *",
     `Disallow: ${PAGE_PATHS.search}`,
+    `Disallow: ${PAGE_PATHS.reviews}?`,
     "Disallow: /api/reviews/",
     "Disallow: /mcp",
     "Allow: /",
