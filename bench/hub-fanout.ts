@@ -69,15 +69,15 @@ export function slowDiskLoop(dir: string): ChildProcess {
   return spawn(process.execPath, ["-e", script], { stdio: "ignore" });
 }
 
-/** Plain undici POSTs of `body` to every path, `connections` at a time; milliseconds. */
-export async function rawPosts(cb: CallbackServer, paths: string[], body: Buffer, pki: TestPki, connections: number) {
-  const agent = new Agent({ connections, connect: { ca: await readFile(pki.caFile) } });
+/** Plain undici POSTs of `body` to every URL, `connections` at a time (and at most that many per host); milliseconds. */
+export async function rawPosts(urls: string[], body: Buffer, pki: TestPki, connections: number) {
+  const agent = new Agent({ connections, allowH2: false, connect: { ca: await readFile(pki.caFile) } });
   const t0 = Date.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (next < paths.length) {
-        const r = await request(cb.url(paths[next++]), {
+      while (next < urls.length) {
+        const r = await request(urls[next++], {
           method: "POST",
           body,
           headers: { "Content-Type": "application/json" },
@@ -210,8 +210,9 @@ export async function fanoutRun(
     );
     const duplicates = posts.posts - posts.distinct;
     const body = await readFile(join(opts.dists[1], "api/feed.json"));
-    const baselineMs = await rawPosts(cb, paths, body, pki, DELIVERY_CONCURRENCY_PER_HOST);
-    const baselineMaxMs = await rawPosts(cb, paths, body, pki, DELIVERY_CONCURRENCY_PER_HOST_MAX);
+    const urls = paths.map((p) => cb.url(p));
+    const baselineMs = await rawPosts(urls, body, pki, DELIVERY_CONCURRENCY_PER_HOST);
+    const baselineMaxMs = await rawPosts(urls, body, pki, DELIVERY_CONCURRENCY_PER_HOST_MAX);
     log(`hub fan-out ${tag}: verified in ${verifyMs} ms, fan-out ${fanoutMs} ms, stall ${stallMs} ms`);
     return {
       subscribers: n,

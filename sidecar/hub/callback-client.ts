@@ -55,6 +55,10 @@ export function createCallbackClient(opts: {
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 4_000,
+    // HTTP/1.1 only. With HTTP/2 allowed, undici opens one connection to a new origin and holds the host's other
+    // requests until its ALPN answer; when that handshake times out it probes again with the next one, so against a
+    // busy host the connections open one after another and one slow handshake becomes a chain of timeouts.
+    allowH2: false,
     connect: (connectOpts, callback) => {
       const host = connectOpts.hostname;
       resolveAllowed(host, opts.allowlist, opts.lookup).then(

@@ -15,7 +15,8 @@ export interface TestPki {
 
 const NEW_EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
-export async function makeTestPki(): Promise<TestPki> {
+/** `ips`: loopback addresses the server certificate names besides 127.0.0.1 and ::1 (127.0.0.2, … are distinct hosts). */
+export async function makeTestPki(opts: { ips?: string[] } = {}): Promise<TestPki> {
   const dir = await tempDir("pki");
   const p = (f: string) => join(dir, f);
   await run("openssl", [
@@ -43,7 +44,7 @@ export async function makeTestPki(): Promise<TestPki> {
   ]);
   await writeFile(
     p("ext.cnf"),
-    "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    `subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1${(opts.ips ?? []).map((ip) => `,IP:${ip}`).join("")}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n`,
   );
   await run("openssl", [
     "x509",
