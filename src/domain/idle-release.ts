@@ -19,16 +19,24 @@ export function releasableWhenIdle(x: Releasable): void {
   releasables.add(new WeakRef(x));
 }
 
-/** Empties every registered cache that holds something and has not been used for `idleMs`; returns how many. */
-export function releaseIdleCaches(idleMs: number, now = performance.now()): number {
-  let n = 0;
+/**
+ * Empties every registered cache that holds something and has not been used for `idleMs`: how many it emptied,
+ * and whether every cache has gone unused that long (the load has passed, not just one kind of request).
+ */
+export function releaseIdleCaches(idleMs: number, now = performance.now()): { released: number; allIdle: boolean } {
+  let released = 0;
+  let allIdle = true;
   for (const ref of releasables) {
     const x = ref.deref();
-    if (x === undefined) releasables.delete(ref);
-    else if (x.holding && now - x.lastUsed >= idleMs) {
+    if (x === undefined) {
+      releasables.delete(ref);
+      continue;
+    }
+    if (now - x.lastUsed < idleMs) allIdle = false;
+    else if (x.holding) {
       x.release();
-      n++;
+      released++;
     }
   }
-  return n;
+  return { released, allIdle };
 }

@@ -17,7 +17,8 @@ test("a per-build cache unused for the idle time is emptied; one used since is k
   // 10 s after `idle` was last used: `busy` was used less than 10 s before then.
   const now = idle.lastUsed + 10_000;
   const released = releaseIdleCaches(10_000, now);
-  assert.ok(released >= 1);
+  assert.ok(released.released >= 1);
+  assert.equal(released.allIdle, false, "a cache was used within the idle time");
   assert.equal(idle.of(build).get("a"), undefined, "the idle cache was emptied");
   assert.equal(busy.of(build).get("b"), "answer b", "the cache in use was kept");
   assert.equal(
@@ -30,6 +31,8 @@ test("a per-build cache unused for the idle time is emptied; one used since is k
 test("a cache that holds nothing is not counted as released", () => {
   const empty = new PerBuildCache<string>(100, (v) => v.length);
   empty.of({}).get("x");
-  const before = releaseIdleCaches(0, empty.lastUsed + 1);
-  assert.equal(releaseIdleCaches(0, empty.lastUsed + 1), 0, `nothing left to release after ${before}`);
+  releaseIdleCaches(0, empty.lastUsed + 1);
+  const again = releaseIdleCaches(0, empty.lastUsed + 1);
+  assert.equal(again.released, 0, "nothing left to release");
+  assert.equal(again.allIdle, true);
 });
