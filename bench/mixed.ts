@@ -12,7 +12,7 @@ import { Agent, request } from "undici";
 import { freePort } from "../tests/helpers/free-port.ts";
 import { startNginx } from "../tests/helpers/nginx-process.ts";
 import { cpuPressureSeconds, cpuTimes, runQueueWaitSeconds } from "./lib/cpu.ts";
-import { type InsideStats, percentile, readSlowly, watch } from "./lib/probe.ts";
+import { type InsideStats, percentile, readSlowly, residentParts, watch } from "./lib/probe.ts";
 import { MODERN_META, modernHeaders } from "./mcp.ts";
 
 /** The rate of a slow reader: a phone on a poor network, or a client that processes as it reads. */
@@ -53,6 +53,17 @@ async function get(c: Client, path: string): Promise<Outcome & { text?: string }
   return { status: r.statusCode, bytes: Buffer.byteLength(text), text };
 }
 
+/**
+ * Only the answer's length: decoding a whole-dataset answer (70 MB at 100k) into a string held the bench's
+ * own event loop for seconds, stalling its other 99 connections and the load it was meant to make.
+ */
+async function getBytes(c: Client, path: string): Promise<Outcome> {
+  const r = await request(`${c.url}${path}`, { dispatcher: c.agent, headers: c.headers, signal: c.signal });
+  let bytes = 0;
+  for await (const chunk of r.body) bytes += (chunk as Buffer).length;
+  return { status: r.statusCode, bytes };
+}
+
 let rpcId = 0;
 async function mcp(c: Client, method: string, params: Record<string, unknown>): Promise<Outcome> {
   const name = typeof params.name === "string" ? params.name : (params.uri as string | undefined);
@@ -83,7 +94,7 @@ const KINDS: Kind[] = [
   {
     name: "since, recent date, whole",
     weight: 12,
-    run: (c) => get(c, `/api/reviews/since/${randomDate(LAST_DAY - 60 * 86_400_000)}`),
+    run: (c) => getBytes(c, `/api/reviews/since/${randomDate(LAST_DAY - 60 * 86_400_000)}`),
   },
   {
     name: "since, any date, 3 pages of 100",
@@ -103,7 +114,11 @@ const KINDS: Kind[] = [
       return total;
     },
   },
-  { name: `since ${OLDEST}, whole, read at full speed`, weight: 1, run: (c) => get(c, `/api/reviews/since/${OLDEST}`) },
+  {
+    name: `since ${OLDEST}, whole, read at full speed`,
+    weight: 1,
+    run: (c) => getBytes(c, `/api/reviews/since/${OLDEST}`),
+  },
   {
     name: "MCP get_reviews_since",
     weight: 15,
@@ -151,6 +166,11 @@ export interface MixedResult {
   kinds: Map<string, KindStats>;
   completed: number[];
   probes: { at: number; ms: number; ok: boolean }[];
+  /** The same probe timed inside the bench's own process, which also drives the load (for comparison). */
+  benchProbes: { at: number; ms: number; ok: boolean }[];
+  /** Event-loop delay of the bench's process during the load, and of the watcher's over its run (ms). */
+  benchLoop: { p99_ms: number; max_ms: number };
+  watcherLoop: { p99_ms: number; max_ms: number };
   rss: { at: number; mb: number }[];
   loadStart: number;
   loadEnd: number;
@@ -164,6 +184,8 @@ export interface MixedResult {
   largestMcp: number;
   /** The sidecar's event-loop delay and memory during the load. */
   inside: InsideStats;
+  /** The sidecar's memory before the load, at its end and after the quiet time: its own view and the kernel's. */
+  memory: { when: string; inside?: InsideStats["memory"]; parts: Awaited<ReturnType<typeof residentParts>> }[];
   /** CPU seconds the sidecar used during the load. */
   cpuS: number;
   /** Seconds the sidecar's main thread waited for a CPU during the load. */
@@ -192,12 +214,15 @@ export async function mixedLoad(o: {
   const w = watch(o.url, o.pid);
   await sleep(2000); // RSS and probes before the load
   const stop = new AbortController();
-  await o.inside();
+  const memory: MixedResult["memory"] = [
+    { when: "before the load", inside: (await o.inside()).memory, parts: await residentParts(o.pid) },
+  ];
   const cpu = () => {
     const t = cpuTimes(o.pid);
     return t.user + t.system;
   };
   const cpu0 = cpu();
+  w.benchLoop();
   const wait0 = runQueueWaitSeconds(o.pid);
   const pressure0 = cpuPressureSeconds();
   const result: MixedResult = {
@@ -207,6 +232,9 @@ export async function mixedLoad(o: {
     kinds: new Map(KINDS.map((k) => [k.name, { ms: [], bytes: 0, maxBytes: 0, non2xx: new Map(), rpcErrors: 0 }])),
     completed: [],
     probes: w.probes,
+    benchProbes: w.benchProbes,
+    benchLoop: { p99_ms: Number.NaN, max_ms: Number.NaN },
+    watcherLoop: w.watcherLoop,
     rss: w.rss,
     loadStart: w.now(),
     loadEnd: 0,
@@ -218,6 +246,7 @@ export async function mixedLoad(o: {
     slowBytes: 0,
     largestMcp: 0,
     inside: { max_ms: Number.NaN, p99_ms: Number.NaN, peak: { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 } },
+    memory,
     cpuS: 0,
     waitS: 0,
     pressure: 0,
@@ -296,9 +325,16 @@ export async function mixedLoad(o: {
   result.waitS = runQueueWaitSeconds(o.pid) - wait0;
   result.pressure = (cpuPressureSeconds() - pressure0) / (result.loadEnd - result.loadStart);
   result.inside = await o.inside();
+  result.benchLoop = w.benchLoop();
+  memory.push({ when: "at the end of the load", inside: result.inside.memory, parts: await residentParts(o.pid) });
   stop.abort();
   await Promise.all([...fast, ...slow]);
   await sleep(o.afterS * 1000);
+  memory.push({
+    when: `${o.afterS} s after the load`,
+    inside: (await o.inside()).memory,
+    parts: await residentParts(o.pid),
+  });
   await w.stop();
   return result;
 }
@@ -322,6 +358,7 @@ export function mixedReport(r: MixedResult, jsonBytes: number, h: { table: Table
   const p99 = percentile(probeMs, 99);
   const max = Math.max(...probeMs);
   const failedProbes = during.filter((p) => !p.ok).length;
+  const benchMs = r.benchProbes.filter((p) => p.at >= r.loadStart && p.at <= r.loadEnd).map((p) => p.ms);
   const met = (ok: boolean) => (ok ? "met" : "**missed**");
   const kindRows = [...r.kinds].map(([name, s]) => [
     name,
@@ -355,13 +392,18 @@ export function mixedReport(r: MixedResult, jsonBytes: number, h: { table: Table
   return [
     `## Mixed load: ${r.connections} connections for ${r.durationS} s (${r.slowClients} of them slow readers)`,
     "",
-    `${r.connections - r.slowClients} connections send the requests below one after another, each connection its own client address (X-Forwarded-For, TRUST_PROXY=loopback); ${r.slowClients} more read reviews.json (br) and since answers of dates before the first review at ${SLOW_BYTES_PER_SECOND / 1024} KiB/s, each its own address, and are cut off when the load ends. MCP requests are 2026-07-28 (\`_meta\` envelope, no session). A health probe (GET /healthz, its own connection) every 100 ms; the sidecar's RSS from /proc every 500 ms, from 2 s before the load to ${fmt(last.at - r.loadEnd, 0)} s after it. Errors: non-2xx answers other than 429, JSON-RPC errors, and failed requests; resets counted apart.`,
+    `${r.connections - r.slowClients} connections send the requests below one after another, each connection its own client address (X-Forwarded-For, TRUST_PROXY=loopback); ${r.slowClients} more read reviews.json (br) and since answers of dates before the first review at ${SLOW_BYTES_PER_SECOND / 1024} KiB/s, each its own address, and are cut off when the load ends. MCP requests are 2026-07-28 (\`_meta\` envelope, no session). A health probe (GET /healthz, its own connection, from a process of its own as a health checker: bench/lib/watcher.ts, whose event-loop delay was p99 ${fmt(r.watcherLoop.p99_ms)} ms, max ${fmt(r.watcherLoop.max_ms)} ms) every 100 ms; the sidecar's RSS from /proc every 500 ms, from 2 s before the load to ${fmt(last.at - r.loadEnd, 0)} s after it. Errors: non-2xx answers other than 429, JSON-RPC errors, and failed requests; resets counted apart.`,
     "",
     h.table(
       ["aim", "measured", ""],
       [
         ["health probe p99 <= 50 ms", `${fmt(p99)} ms (p50 ${fmt(p50)}, ${during.length} probes)`, met(p99 <= 50)],
         ["health probe max <= 250 ms", `${fmt(max)} ms`, met(max <= 250)],
+        [
+          "(for comparison, not the aim) the same probe timed inside the bench's process",
+          `p99 ${fmt(percentile(benchMs, 99))} ms, max ${fmt(Math.max(...benchMs))} ms (p50 ${fmt(percentile(benchMs, 50))}, ${benchMs.length} probes); the bench's event-loop delay p99 ${fmt(r.benchLoop.p99_ms)} ms, max ${fmt(r.benchLoop.max_ms)} ms`,
+          "",
+        ],
         [
           "RSS peak <= 4x reviews.json",
           `${fmt(peak, 0)} MB = ${fmt(peak / jsonMb, 2)}x of ${fmt(jsonMb, 1)} MB (before the load ${fmt(before, 0)} MB)`,
@@ -394,6 +436,36 @@ export function mixedReport(r: MixedResult, jsonBytes: number, h: { table: Table
         ]
       : []),
     `Inside the sidecar during the load (bench/lib/loop-monitor.ts): event-loop delay p99 ${fmt(r.inside.p99_ms)} ms, max ${fmt(r.inside.max_ms)} ms; at its highest RSS ${fmt(r.inside.peak.rss, 0)} MB: heap used ${fmt(r.inside.peak.heapUsed, 0)} MB, external ${fmt(r.inside.peak.external, 0)} MB (array buffers ${fmt(r.inside.peak.arrayBuffers, 0)} MB). CPU: ${fmt(r.cpuS, 1)} s of the sidecar in ${r.durationS} s (${fmt((r.cpuS / r.durationS) * 100, 0)}% of a core), ${fmt((r.cpuS * 1000) / Math.max(1, r.completed.filter((t) => t <= r.loadEnd).length), 2)} ms per completed request; its main thread waited ${fmt(r.waitS, 1)} s for a CPU (run queue, /proc/<pid>/schedstat); some task of the machine waited for a CPU ${fmt(r.pressure * 100, 0)}% of the time (/proc/pressure/cpu): the machine is shared with other work.`,
+    "",
+    `The sidecar's five longest event-loop stalls during the load (ms: stall = on a CPU + waiting in the run queue for one + idle): ${(
+      r.inside.stalls ?? []
+    )
+      .slice(0, 5)
+      .map((x) => `${fmt(x.ms)} = ${fmt(x.cpu_ms)} + ${fmt(x.wait_ms)}`)
+      .join("; ")}.`,
+    "",
+    "The sidecar's memory (MB): the kernel's resident set by kind (/proc/<pid>/smaps_rollup) and V8's view (process.memoryUsage()).",
+    "",
+    h.table(
+      ["when", "RSS", "anonymous", "file-backed", "heap total", "heap used", "external", "array buffers"],
+      r.memory.map((m) => [
+        m.when,
+        fmt(m.parts.rss, 0),
+        fmt(m.parts.anonymous, 0),
+        fmt(m.parts.file, 0),
+        fmt(m.inside?.heapTotal ?? Number.NaN, 0),
+        fmt(m.inside?.heapUsed ?? Number.NaN, 0),
+        fmt(m.inside?.external ?? Number.NaN, 0),
+        fmt(m.inside?.arrayBuffers ?? Number.NaN, 0),
+      ]),
+    ),
+    "",
+    `Anonymous mappings holding the most (MB resident of MB mapped): ${r.memory
+      .map(
+        (m) =>
+          `${m.when}: ${m.parts.largest.map((x) => `${x.name} ${fmt(x.rssMb, 1)} of ${fmt(x.sizeMb, 1)}`).join(", ")}`,
+      )
+      .join("; ")}.`,
     "",
     `Requests (whole answers, milliseconds from sending to the last byte); slow readers received ${fmt(r.slowBytes / MB, 1)} MB.`,
     "",

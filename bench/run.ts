@@ -5,7 +5,8 @@
 // --dist=<dir> measures that build (e.g. a dist of 100,000 reviews built before) instead of generating content
 // and building it. analysis (the build's per-review analysis on one thread, part of the build section) needs no
 // build. paired needs --old=<checkout of other code, npm installed>: its sidecar against this one on the same
-// build. --cpu-prof=<dir>: the mixed section's sidecars write CPU profiles there.
+// build. --cpu-prof=<dir>: the mixed section's sidecars write CPU profiles there. --mixed-load-only: the mixed
+// section without since/2000-01-01 alone (to measure one change to the mixed load at a time).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -59,6 +60,7 @@ const wanted = (section: string) => only === undefined || only.includes(section)
 const givenDist = argValue("dist");
 const oldRoot = argValue("old");
 const cpuProf = argValue("cpu-prof");
+const mixedLoadOnly = process.argv.includes("--mixed-load-only");
 if (only?.includes("paired") && !oldRoot)
   throw new Error("--only=paired needs --old=<a checkout of the code to compare with, npm installed>");
 // The reload measurement deploys another build of the same size over the given one: DIR-next (a build of the same
@@ -469,20 +471,23 @@ async function mixedBench(dist: string, n: number) {
       BENCH_LOOP_FILE: loopFile,
       NODE_OPTIONS: `--import ${monitor}${cpuProf ? ` --cpu-prof --cpu-prof-dir=${cpuProf}` : ""}`,
     });
-  log(`since/2000-01-01 alone at ${n}`);
-  let sidecar = await start();
-  try {
-    const r = await sinceAlone({
-      url: sidecar.url,
-      pid: sidecar.child.pid as number,
-      rounds: quick ? 2 : 5,
-      readers: 50,
-      slowS: quick ? 10 : 30,
-      inside: insideStats(sidecar.child.pid as number, loopFile),
-    });
-    report.push(...sinceAloneReport(r, { table, fmt }, median));
-  } finally {
-    await sidecar.stop();
+  let sidecar: SidecarProcess;
+  if (!mixedLoadOnly) {
+    log(`since/2000-01-01 alone at ${n}`);
+    sidecar = await start();
+    try {
+      const r = await sinceAlone({
+        url: sidecar.url,
+        pid: sidecar.child.pid as number,
+        rounds: quick ? 2 : 5,
+        readers: 50,
+        slowS: quick ? 10 : 30,
+        inside: insideStats(sidecar.child.pid as number, loopFile),
+      });
+      report.push(...sinceAloneReport(r, { table, fmt }, median));
+    } finally {
+      await sidecar.stop();
+    }
   }
   log(`mixed load at ${n} for ${MIXED_S} s, then ${AFTER_S} s quiet`);
   sidecar = await start();

@@ -12,6 +12,7 @@ import type { BuildStore } from "./build-store/build-store.ts";
 import { watchContent } from "./content-watcher.ts";
 import { continueWithinLimits } from "./http/body-limit.ts";
 import { limitConnections, serverTimeouts } from "./http/connection-limits.ts";
+import { releaseMemoryWhenIdle } from "./http/idle-release.ts";
 import type { Hub } from "./hub/hub.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { needsBuild } from "./needs-build.ts";
@@ -35,6 +36,7 @@ export async function startSidecar(
   const { listener, store, hub, state } = sidecar;
   const handle = limitConnections(server, listener, logger);
   continueWithinLimits(server);
+  server.once("close", releaseMemoryWhenIdle(logger));
   server.on("request", (req, res) => {
     // While draining, every answer closes its connection (Connection: close), so a proxy's next request opens
     // a connection to an instance that stays instead of reusing one this instance is about to close.

@@ -2,8 +2,9 @@
 // perf_hooks.monitorEventLoopDelay; on SIGUSR2 writes {max_ms, p99_ms, mean_ms} since the last SIGUSR2 and the
 // process's memory (process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers, in MB) to
 // BENCH_LOOP_FILE and starts over; also the memory at the highest RSS seen (sampled every 20 ms) since the last
-// SIGUSR2, to tell what a peak is made of; with node --expose-gc also the memory after a full GC (what is still
-// referenced, for diagnosis). Also the longest stalls seen by a 5 ms ticker (`stalls`: when, how long, how much of
+// SIGUSR2, to tell what a peak is made of; with BENCH_LOOP_GC=1 (and node --expose-gc) also the memory after a
+// full GC (what is still referenced, for diagnosis: not by default, since the start scripts expose gc and a
+// collection forced by the bench would free memory the sidecar is measured on giving back itself). Also the longest stalls seen by a 5 ms ticker (`stalls`: when, how long, how much of
 // it the main thread ran on a CPU and how much it waited in the run queue for one, from /proc/thread-self/schedstat):
 // on a shared machine a stall with little CPU time and a long wait is the machine's, not the sidecar's own work.
 // Not part of the service.
@@ -56,7 +57,7 @@ if (file) {
   process.on("SIGUSR2", () => {
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     const memory = memoryMb();
-    const gc = (globalThis as { gc?: () => void }).gc;
+    const gc = process.env.BENCH_LOOP_GC === "1" ? (globalThis as { gc?: () => void }).gc : undefined;
     gc?.();
     const afterGc = gc ? memoryMb() : undefined;
     const loop = { max_ms: ms(h.max), p99_ms: ms(h.percentile(99)), mean_ms: ms(h.mean) };

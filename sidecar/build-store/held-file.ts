@@ -7,6 +7,7 @@
 import { close, createReadStream, fstat, open, read, readSync } from "node:fs";
 import { pipeline, type Writable } from "node:stream";
 import { promisify } from "node:util";
+import { releasableWhenIdle } from "../../src/domain/idle-release.ts";
 
 const openFd = promisify(open);
 const fstatFd = promisify(fstat);
@@ -98,14 +99,27 @@ export class BlockCachedFile {
   private readonly maxBlocks: number;
   private readonly file: HeldFile;
   readonly length: number;
+  /** performance.now() at the last read (src/domain/idle-release.ts). */
+  lastUsed = 0;
+
+  get holding(): boolean {
+    return this.blocks.size > 0;
+  }
 
   constructor(file: HeldFile, budgetBytes: number) {
     this.file = file;
     this.length = file.size;
     this.maxBlocks = Math.max(1, Math.floor(budgetBytes / FILE_BLOCK));
+    releasableWhenIdle(this);
+  }
+
+  /** Forgets the cached blocks (an idle process gives their memory back: src/domain/idle-release.ts). */
+  release(): void {
+    this.blocks.clear();
   }
 
   subarray(start: number, end: number): Buffer {
+    this.lastUsed = performance.now();
     const k = Math.floor(start / FILE_BLOCK);
     const base = k * FILE_BLOCK;
     if (end > base + FILE_BLOCK) return this.file.read(start, end);

@@ -5,10 +5,10 @@ import type { Writable } from "node:stream";
 import { FileChangedError } from "./held-file.ts";
 import type { FileVariant, Snapshot } from "./snapshot.ts";
 
-type Reviews = Pick<Snapshot["index"], "reviewBytes" | "reviewLength">;
 type ReviewRanges = Pick<Snapshot["index"], "reviewLength" | "reviewOffset">;
 
-const COMMA = Buffer.from(",");
+/** "," */
+const COMMA = 0x2c;
 const CLOSE = Buffer.from("]}");
 /** Bytes per chunk of a streamed list: large enough to keep system calls few, small enough to hold per reader. */
 export const LIST_CHUNK_BYTES = 64 * 1024;
@@ -26,41 +26,69 @@ export function reviewListHead(envelope: object): Buffer {
 }
 
 /** The answer's length in bytes, from the reviews' lengths alone. */
-export function reviewListLength(index: Pick<Reviews, "reviewLength">, head: Buffer, ranks: ArrayLike<number>): number {
+export function reviewListLength(
+  index: Pick<ReviewRanges, "reviewLength">,
+  head: Buffer,
+  ranks: ArrayLike<number>,
+): number {
   let size = head.length + CLOSE.length + Math.max(0, ranks.length - 1);
   for (let i = 0; i < ranks.length; i++) size += index.reviewLength(ranks[i]);
   return size;
 }
 
-/** The answer in chunks of about `chunkBytes`, each assembled when it is asked for. */
-export function* reviewListChunks(
-  index: Reviews,
-  head: Buffer,
-  ranks: ArrayLike<number>,
-  chunkBytes = LIST_CHUNK_BYTES,
-): Generator<Buffer> {
-  let parts: Buffer[] = [head];
-  let size = head.length;
-  for (let i = 0; i < ranks.length; i++) {
-    if (i > 0) parts.push(COMMA);
-    const bytes = index.reviewBytes(ranks[i]);
-    parts.push(bytes);
-    size += bytes.length + (i > 0 ? 1 : 0);
-    if (size >= chunkBytes) {
-      yield Buffer.concat(parts, size);
-      parts = [];
-      size = 0;
-    }
+/**
+ * Where one piece of a list ends: from `from`, reviews up to the first that brings the piece to `limit` bytes (at
+ * least one review, so a head longer than a chunk is not sent again and again). The piece's size counts the head
+ * before the first review of the list, a comma before every other review and the close after the last, as
+ * layOut writes them; `lo`-`hi` is the span of reviews.json that holds its reviews.
+ */
+function pieceOf(index: ReviewRanges, head: Buffer, ranks: ArrayLike<number>, from: number, limit: number) {
+  let size = from === 0 ? head.length : 0;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  let to = from;
+  for (; to < ranks.length && (to === from || size < limit); to++) {
+    const start = index.reviewOffset(ranks[to]);
+    const length = index.reviewLength(ranks[to]);
+    lo = Math.min(lo, start);
+    hi = Math.max(hi, start + length);
+    size += length + (to > 0 ? 1 : 0);
   }
-  parts.push(CLOSE);
-  yield Buffer.concat(parts, size + CLOSE.length);
+  if (to === ranks.length) size += CLOSE.length;
+  return { to, size, lo, hi };
 }
 
-/** The whole answer as one buffer: for answers bounded by a page size (search, MCP). */
+/**
+ * Writes the list's punctuation for reviews `from`-`to` into `into` (the head before the first review of the
+ * list, a comma before every other, the close after the last) and has `place` put each review's bytes at its
+ * position; returns the length written. The one place the list's framing is written, whole or streamed.
+ */
+function layOut(
+  into: Buffer,
+  index: ReviewRanges,
+  head: Buffer,
+  ranks: ArrayLike<number>,
+  from: number,
+  to: number,
+  place: (rank: number, at: number) => void,
+): number {
+  let at = from === 0 ? head.copy(into) : 0;
+  for (let i = from; i < to; i++) {
+    if (i > 0) into[at++] = COMMA;
+    place(ranks[i], at);
+    at += index.reviewLength(ranks[i]);
+  }
+  if (to === ranks.length) at += CLOSE.copy(into, at);
+  return at;
+}
+
+/** The whole answer as one buffer: for answers bounded by a page size (search, MCP, since under 1 MiB). */
 export function reviewListBody(snapshot: Pick<Snapshot, "index">, envelope: object, ranks: ArrayLike<number>): Buffer {
+  const { index } = snapshot;
   const head = reviewListHead(envelope);
-  const parts = [...reviewListChunks(snapshot.index, head, ranks, Number.POSITIVE_INFINITY)];
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  const body = Buffer.allocUnsafe(reviewListLength(index, head, ranks));
+  layOut(body, index, head, ranks, 0, ranks.length, (rank, at) => index.reviewBytes(rank).copy(body, at));
+  return body;
 }
 
 /** Reads bytes of reviews.json by position: `length` bytes at `position` into `into` at `at`. */
@@ -160,44 +188,28 @@ class ListWriter {
   private async fill(into: Buffer): Promise<Buffer> {
     const { index, ranks } = this;
     const from = this.next;
-    let size = from === 0 ? this.head.length : 0;
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = 0;
-    let to = from;
-    // At least one review a chunk (a head longer than a chunk would otherwise be sent again and again).
-    for (; to < ranks.length && (to === from || size < this.chunkBytes); to++) {
-      const start = index.reviewOffset(ranks[to]);
-      const length = index.reviewLength(ranks[to]);
-      lo = Math.min(lo, start);
-      hi = Math.max(hi, start + length);
-      size += length + (to > 0 ? 1 : 0);
-    }
-    const last = to === ranks.length;
-    if (last) size += CLOSE.length;
+    const { to, size, lo, hi } = pieceOf(index, this.head, ranks, from, this.chunkBytes);
     const out = size > into.length ? Buffer.allocUnsafeSlow(size) : into;
-    let at = from === 0 ? this.head.copy(out) : 0;
     const span = hi - lo;
+    let length: number;
     if (to > from && span <= SPAN_PER_CHUNK * this.chunkBytes) {
       this.scratch ??= Buffer.allocUnsafeSlow(into.length);
       // A span longer than the buffer kept (reviews of one day sorted apart) is read into one of its own.
       const scratch = span <= this.scratch.length ? this.scratch : Buffer.allocUnsafeSlow(span);
       await this.readFully(scratch, 0, span, lo);
-      for (let i = from; i < to; i++) {
-        if (i > 0) out[at++] = COMMA[0];
-        const start = index.reviewOffset(ranks[i]) - lo;
-        at += scratch.copy(out, at, start, start + index.reviewLength(ranks[i]));
-      }
+      length = layOut(out, index, this.head, ranks, from, to, (rank, at) => {
+        const start = index.reviewOffset(rank) - lo;
+        scratch.copy(out, at, start, start + index.reviewLength(rank));
+      });
     } else {
-      for (let i = from; i < to; i++) {
-        if (i > 0) out[at++] = COMMA[0];
-        const length = index.reviewLength(ranks[i]);
-        await this.readFully(out, at, length, index.reviewOffset(ranks[i]));
-        at += length;
-      }
+      // Review by review, one read after another, each straight into its place.
+      const places: [rank: number, at: number][] = [];
+      length = layOut(out, index, this.head, ranks, from, to, (rank, at) => places.push([rank, at]));
+      for (const [rank, at] of places)
+        await this.readFully(out, at, index.reviewLength(rank), index.reviewOffset(rank));
     }
-    if (last) at += CLOSE.copy(out, at);
     this.next = to;
-    return out.subarray(0, at);
+    return out.subarray(0, length);
   }
 
   private async readFully(into: Buffer, at: number, length: number, position: number): Promise<void> {

@@ -48,22 +48,23 @@ export function reviewsSinceRoute(store: BuildStore): RequestHandler {
     if (answeredNotModified(req, res, validators)) return;
     const head = reviewListHead(envelope);
     const length = reviewListLength(snapshot.index, head, ranks);
-    if (req.method === "HEAD") {
-      res.setHeader("Content-Type", JSON_MEDIA_TYPE);
-      setBodyLength(req, res, length);
-      res.end();
-      return;
-    }
-    try {
-      heavy.admit(req.ip ?? "", res, length);
-    } catch (e) {
-      // A refusal carries no validators or caching of the answer it refused.
-      for (const name of ["ETag", "Last-Modified", "Cache-Control"]) res.removeHeader(name);
-      throw e;
+    // HEAD does no work, so it is never refused.
+    if (req.method !== "HEAD") {
+      try {
+        heavy.admit(req.ip ?? "", res, length);
+      } catch (e) {
+        // A refusal carries no validators or caching of the answer it refused.
+        for (const name of ["ETag", "Last-Modified", "Cache-Control"]) res.removeHeader(name);
+        throw e;
+      }
     }
     res.setHeader("Content-Type", JSON_MEDIA_TYPE);
     setBodyLength(req, res, length);
     res.statusCode = 200;
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
     if (length < HEAVY_ANSWER_BYTES) {
       // An answer under 1 MiB (a recent date, a page) is built once per build and URL and kept: a repeat is one
       // write, with no stream to set up (streaming every answer made since p99 1.8x the kept answers' at 50 clients).

@@ -2,13 +2,18 @@
 // build: entries belong to a snapshot (or any object standing for the build) (a new build starts empty; an old build's entries go when it does) and are evicted
 // least recently used first within a budget of cost units (rank entries, bytes).
 
+import { releasableWhenIdle } from "./idle-release.ts";
+
 export interface KeyedCache<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
 }
 
 export class PerBuildCache<V, B extends object = object> {
-  private readonly builds = new WeakMap<B, { entries: Map<string, V>; cost: number }>();
+  private builds = new WeakMap<B, { entries: Map<string, V>; cost: number }>();
+  /** performance.now() at the last read or write, and whether anything was written since the last release. */
+  lastUsed = 0;
+  holding = false;
 
   private readonly budget: number;
   private readonly costOf: (value: V) => number;
@@ -19,6 +24,13 @@ export class PerBuildCache<V, B extends object = object> {
     this.budget = budget;
     this.costOf = costOf;
     this.maxShare = maxShare;
+    releasableWhenIdle(this);
+  }
+
+  /** Forgets every build's entries (an idle process gives their memory back: src/domain/idle-release.ts). */
+  release(): void {
+    this.builds = new WeakMap();
+    this.holding = false;
   }
 
   /** The cache of one build, in the shape the domain's search takes as its memo. */
@@ -29,8 +41,10 @@ export class PerBuildCache<V, B extends object = object> {
       this.builds.set(snapshot, build);
     }
     const b = build;
+    this.lastUsed = performance.now();
     return {
       get: (key) => {
+        this.lastUsed = performance.now();
         const hit = b.entries.get(key);
         if (hit !== undefined) {
           b.entries.delete(key);
@@ -39,8 +53,10 @@ export class PerBuildCache<V, B extends object = object> {
         return hit;
       },
       set: (key, value) => {
+        this.lastUsed = performance.now();
         const cost = this.costOf(value);
         if (cost > this.budget / this.maxShare || b.entries.has(key)) return;
+        this.holding = true;
         b.entries.set(key, value);
         b.cost += cost;
         for (const [k, v] of b.entries) {

@@ -16,11 +16,21 @@ export interface SidecarProcess {
 const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
   .scripts;
 
-/** Node's own flags in the npm script that runs `entry` (package.json says them once): the process runs as npm's. */
-const nodeFlags = (entry: string) =>
-  (Object.values(SCRIPTS).find((s) => /^(exec )?node /.test(s) && s.endsWith(` ${entry}`)) ?? "")
-    .split(" ")
-    .filter((a) => a.startsWith("--"));
+/**
+ * Node's own flags and the environment (`env NAME=value ... node`) in the npm script that runs `entry`
+ * (package.json says them once): the process runs as npm's.
+ */
+function npmScript(entry: string): { flags: string[]; env: Record<string, string> } {
+  const words = (
+    Object.values(SCRIPTS).find((s) => /^(exec )?(env (\w+=\S+ )+)?node /.test(s) && s.endsWith(` ${entry}`)) ?? ""
+  ).split(" ");
+  const node = words.indexOf("node");
+  const env = words.slice(0, node).filter((w) => /^\w+=/.test(w));
+  return {
+    flags: words.slice(node + 1).filter((a) => a.startsWith("--")),
+    env: Object.fromEntries(env.map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)])),
+  };
+}
 
 /**
  * `entry`: sidecar/server.ts (npm run serve) or sidecar/start.ts (npm start: build if needed, watch content);
@@ -31,10 +41,12 @@ export function startSidecarProcess(
   entry = "sidecar/server.ts",
   args: string[] = [],
 ): Promise<SidecarProcess> {
-  const child = spawn(process.execPath, [...nodeFlags(entry), join(ROOT, entry), ...args], {
+  const script = npmScript(entry);
+  const child = spawn(process.execPath, [...script.flags, join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...script.env,
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "debug",

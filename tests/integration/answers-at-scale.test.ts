@@ -186,7 +186,7 @@ test("20 slow readers of since/2000-01-01: the sidecar's memory stays bounded an
     "each reader got part of the answer, not all",
   );
   // Answers held whole would cost 20 x the answer; streamed, the growth is chunks, socket buffers and the heap's
-  // young generation (up to 48 MB with the start script's --max-semi-space-size=16). The bench holds the aim
+  // young generation (up to 24 MB with the start script's --max-semi-space-size=8). The bench holds the aim
   // (64 MB with 50 readers at 100k); this bound only tells streaming from holding.
   const wholeMb = (20 * length) / 2 ** 20;
   assert.ok(

@@ -36,7 +36,13 @@ test("the unit runs npm run serve's command, and its KillSignal drains and exits
   const [exec] = setting(unit, "ExecStart");
   const [binary, ...args] = exec.split(" ");
   assert.equal(binary, join(ROOT, "node_modules/.bin/node"));
-  assert.equal(`exec node ${args.join(" ")}`, serve, "the same flags and entry as npm run serve");
+  // npm run serve: `exec env NAME=value ... node <flags> <entry>`.
+  const words = serve.split(" ");
+  const node = words.indexOf("node");
+  assert.equal(`node ${args.join(" ")}`, words.slice(node).join(" "), "the same flags and entry as npm run serve");
+  const environment = setting(unit, "Environment");
+  for (const assignment of words.slice(0, node).filter((w) => /^\w+=/.test(w)))
+    assert.ok(environment.includes(assignment), `the unit sets ${assignment} as npm run serve does`);
   assert.equal(setting(unit, "KillSignal")[0], "SIGTERM");
   const stopSeconds = Number(setting(unit, "TimeoutStopSec")[0]);
 
@@ -44,6 +50,7 @@ test("the unit runs npm run serve's command, and its KillSignal drains and exits
   const child = spawn(binary, args, {
     cwd: setting(unit, "WorkingDirectory")[0],
     env: {
+      ...Object.fromEntries(environment.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)])),
       PATH: process.env.PATH ?? "",
       PORT: String(port),
       DIST_DIR: await buildSample(),

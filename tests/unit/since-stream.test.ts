@@ -1,13 +1,14 @@
 // The since answer as the sidecar streams it (chunks assembled from the reviews' bytes, a length computed from
-// their lengths alone) against the answer built whole from objects, for random dates at 1k and 10k reviews; and
-// pages with cursors concatenate to the whole list, also across a rebuild that drops a review.
+// their lengths alone) and as it builds a small one whole, against the answer built from objects, for random
+// dates at 1k and 10k reviews; and pages with cursors concatenate to the whole list, also across a rebuild that
+// drops a review.
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { test } from "node:test";
 import fc from "fast-check";
 import {
   type ReadAt,
-  reviewListChunks,
+  reviewListBody,
   reviewListHead,
   reviewListLength,
   writeReviewList,
@@ -78,7 +79,7 @@ for (const size of [1_000, 10_000]) {
         assert.ok(found.ok);
         const head = reviewListHead(found.page.envelope);
         const whole = JSON.stringify(reviewsSince(index, date));
-        const built = Buffer.concat([...reviewListChunks(index, head, found.page.ranks, chunk)]);
+        const built = reviewListBody({ index }, found.page.envelope, found.page.ranks);
         assert.equal(built.toString("utf8"), whole);
         const streamed = await written((out) => writeReviewList(out, index, head, found.page.ranks, readAt, chunk));
         assert.equal(streamed.toString("utf8"), whole);
