@@ -20,7 +20,12 @@ export interface VerifierConfig {
   veto: readonly Abstention[];
 }
 
-export const CHOSEN_VERIFIER: VerifierConfig = { lambda: 1e-3, iterations: 200, recallTarget: 0.82, veto: [] };
+export const CHOSEN_VERIFIER: VerifierConfig = {
+  lambda: 1e-3,
+  iterations: 200,
+  recallTarget: 0.82,
+  veto: ["alone_opposite"],
+};
 
 /** The sets written by the project itself count as one writer. */
 const PROJECT = new Set(["dev", "dev-check", "frozen", "holdout"]);
