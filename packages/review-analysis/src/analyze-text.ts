@@ -12,7 +12,7 @@ import {
   layerAspects,
 } from "./aspect-layer.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
-import { type Abstention, chipFeatures } from "./chip-features.ts";
+import { type Abstention, chipFeatures, type ReviewCues, reviewCues } from "./chip-features.ts";
 import { type ChipVerifier, chipVerifier, contradictionProbability } from "./chip-verifier.ts";
 import { labelFeatures } from "./label-features.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
@@ -634,6 +634,7 @@ export function chipReadings(models: EngineModels, parts: readonly string[], neu
   // A review of one clause is its own context: its quote read alone is the review.
   if (written.length === 1) alone.set(written[0].trim(), analysis);
   const chips = new Map<AspectMention, ChipDecision>();
+  let cues: ReviewCues | undefined;
   for (const a of analysis.aspects) {
     if (OPPOSITE[a.polarity] === undefined) continue;
     let read = alone.get(a.quote);
@@ -642,6 +643,7 @@ export function chipReadings(models: EngineModels, parts: readonly string[], neu
       alone.set(a.quote, read);
     }
     const why = abstentions(a, analysis, read, parts);
+    cues ??= reviewCues(parts);
     const features = chipFeatures({
       chip: a,
       parts,
@@ -652,6 +654,7 @@ export function chipReadings(models: EngineModels, parts: readonly string[], neu
       layer: analysis.layer,
       alone: { overall: read.overall, score: read.sentiment.score, aspects: read.aspects },
       abstentions: why,
+      cues,
     });
     const { verifier } = models;
     const contradiction = verifier ? contradictionProbability(verifier, features) : why.size > 0 ? 1 : 0;

@@ -57,6 +57,28 @@ export interface ChipReading {
   alone: { overall: ReviewLabel; score: number; aspects: readonly { aspect: Aspect; polarity: Sentiment }[] };
   /** Why the chip rules abstain from the chip (empty: they show it). */
   abstentions: ReadonlySet<Abstention>;
+  /** What the features read of the whole review (reviewCues), the same for each of its chips. */
+  cues: ReviewCues;
+}
+
+export interface ReviewCues {
+  words: number;
+  sentences: number;
+  contrast: number;
+  otherParty: boolean;
+  story: boolean;
+}
+
+/** The review-wide cues of the features, read once per review. */
+export function reviewCues(parts: readonly string[]): ReviewCues {
+  const review = parts.join(" ");
+  return {
+    words: words(review),
+    sentences: count(/[.!?]+(?:\s|$)/g, review),
+    contrast: count(CONTRAST, review),
+    otherParty: OTHER_PARTY.test(review),
+    story: STORY.test(review),
+  };
 }
 
 const CONTRAST = /\b(?:but|though|although|however|yet|except|unfortunately|otherwise)\b/gi;
@@ -89,9 +111,9 @@ export function chipFeatures(r: ChipReading): number[] {
   const own = r.alone.aspects.filter((m) => m.aspect === chip.aspect);
   const part = r.parts.find((s) => s.includes(chip.quote)) ?? chip.quote;
   const at = part.indexOf(chip.quote);
-  const reviewWords = words(r.parts.join(" "));
+  const { cues } = r;
+  const reviewWords = cues.words;
   const quoteWords = words(chip.quote);
-  const review = r.parts.join(" ");
   return [
     praise ? 1 : 0,
     ...ASPECTS.map((_, k) => (k === a ? 1 : 0)),
@@ -124,15 +146,15 @@ export function chipFeatures(r: ChipReading): number[] {
     Math.log1p(quoteWords),
     Math.log1p(reviewWords),
     reviewWords ? quoteWords / reviewWords : 1,
-    Math.log1p(count(/[.!?]+(?:\s|$)/g, review)),
+    Math.log1p(cues.sentences),
     at <= 0 ? 1 : 0,
     at >= 0 && part.slice(at + chip.quote.length).trim().length < 3 ? 1 : 0,
-    Math.log1p(count(CONTRAST, review)),
+    Math.log1p(cues.contrast),
     Math.log1p(count(CONTRAST, chip.quote)),
     chip.quote.includes("?") ? 1 : 0,
     NEGATOR.test(chip.quote) ? 1 : 0,
-    OTHER_PARTY.test(review) ? 1 : 0,
-    STORY.test(review) ? 1 : 0,
+    cues.otherParty ? 1 : 0,
+    cues.story ? 1 : 0,
     praise && r.overall === "mixed" ? 1 : 0,
     praise && r.overall === "neutral" ? 1 : 0,
     praise ? Math.max(-8, Math.min(8, margin)) : 0,
