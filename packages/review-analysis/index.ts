@@ -13,6 +13,7 @@ export { tokenize } from "./src/tokenize.ts";
 export {
   ANALYSIS_VERSION,
   ASPECT_MODEL_VERSION,
+  CHIP_MODEL_VERSION,
   ENGINE,
   ENGINE_VERSION,
   LEXICON_VERSIONS,

@@ -4,12 +4,26 @@
 // findings and the review's words feed the review-label model (review-model.ts), which gives the labels and the
 // score, and the aspect layer (aspect-layer.ts), which gives the aspects from the rules' and the same inputs.
 
-import { type AspectMention, aspectLayer, layerAspects } from "./aspect-layer.ts";
+import {
+  type AspectLayer,
+  type AspectMention,
+  aspectLayer,
+  LAYER_PROBABILITIES,
+  layerAspects,
+} from "./aspect-layer.ts";
 import { bindCues, type Cue, cueTargets, cueVocabulary, findCues } from "./aspects.ts";
+import { type Abstention, chipFeatures, type ReviewCues, reviewCues } from "./chip-features.ts";
+import { type ChipVerifier, chipVerifier, contradictionProbability } from "./chip-verifier.ts";
 import { labelFeatures } from "./label-features.ts";
 import stopwordList from "./lexicon/stopwords.json" with { type: "json" };
 import { listLabels } from "./list-labels.ts";
-import { COMBINER_FEATURES, type ReviewLabel, reviewModel, verdictOfBuckets } from "./review-model.ts";
+import {
+  COMBINER_FEATURES,
+  type ReviewLabel,
+  type ReviewModel,
+  reviewModel,
+  verdictOfBuckets,
+} from "./review-model.ts";
 import { changedState, dropExpected, dropSituation, dropThanked, rescopeHits } from "./scope-rules.ts";
 import { clauses, type Span, sentences } from "./segment.ts";
 import {
@@ -28,7 +42,7 @@ import { lastBucketPlaces, textBuckets } from "./text-features.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 import { englishWords, TypoCorrector } from "./typos.ts";
 import { addClauseMasses, noMasses, verdict } from "./verdict.ts";
-import type { Sentiment } from "./vocabulary.ts";
+import { ASPECTS, type Sentiment } from "./vocabulary.ts";
 
 export type { AspectMention } from "./aspect-layer.ts";
 export { aspectCues } from "./aspects.ts";
@@ -436,26 +450,64 @@ export function analyzeByRules(parts: readonly string[], neutral: ReadonlySet<st
   return { sentiment: { score, label }, overall, aspects };
 }
 
-// The review model's combiner inputs of the review being analysed (read by the aspect layer), reused.
-const combinerInputs = new Float64Array(COMBINER_FEATURES.length);
+/** The models the analysis reads: the engine's own (engineModels), or a cross-validation fold's. */
+export interface EngineModels {
+  review: ReviewModel;
+  layer: AspectLayer;
+  /** Without a verifier the hand-written chip rules alone decide which chips are shown. */
+  verifier?: ChipVerifier;
+}
+let engine: EngineModels | undefined;
+/** The engine's own models, loaded on first use. */
+export function engineModels(): EngineModels {
+  if (!engine) {
+    const review = reviewModel();
+    engine = { review, layer: aspectLayer(review), verifier: chipVerifier() };
+  }
+  return engine;
+}
 
 /**
  * Analyses a title and a text together; quotes are exact substrings of one of them. The text is hashed once: its
  * buckets feed the review model (labels, score) and then the aspect layer (aspects, from the rules' and the
- * review model's inputs).
+ * review model's inputs); the chips a reader may be shown are then chosen (chipReadings).
  */
 export function analyzeText(parts: readonly string[], neutral: ReadonlySet<string> = new Set()): TextAnalysis {
-  const analysis = analyzeInContext(parts, neutral);
-  return { ...analysis, aspects: shownAspects(analysis, parts, neutral) };
+  return analyzeWith(engineModels(), parts, neutral);
 }
 
-function analyzeInContext(parts: readonly string[], neutral: ReadonlySet<string>): TextAnalysis {
+/** analyzeText with other models (a cross-validation fold's). */
+export function analyzeWith(
+  models: EngineModels,
+  parts: readonly string[],
+  neutral: ReadonlySet<string>,
+): TextAnalysis {
+  const { analysis, chips } = chipReadings(models, parts, neutral);
+  return {
+    sentiment: analysis.sentiment,
+    overall: analysis.overall,
+    aspects: analysis.aspects.filter((a) => chips.get(a)?.shown ?? true),
+  };
+}
+
+/** A review read in context, with what the chip verifier reads of it. */
+interface InContext extends TextAnalysis {
+  /** The review model's combiner inputs (COMBINER_FEATURES) and the aspect layer's probabilities. */
+  inputs: Float64Array;
+  layer: Float64Array;
+  rules: AspectMention[];
+}
+
+function analyzeInContext(models: EngineModels, parts: readonly string[], neutral: ReadonlySet<string>): InContext {
   const { aspects, clauses, features } = ruleAnalysis(parts, neutral);
-  const model = reviewModel();
+  const model = models.review;
+  const inputs = new Float64Array(COMBINER_FEATURES.length);
   const buckets = textBuckets(parts, model.features, neutral, true);
-  const { score, label, overall } = verdictOfBuckets(model, features, buckets, combinerInputs);
-  const review = { parts, clauses, buckets, places: lastBucketPlaces(), inputs: combinerInputs, rules: aspects };
-  return { sentiment: { score, label }, overall, aspects: layerAspects(aspectLayer(model), review) };
+  const { score, label, overall } = verdictOfBuckets(model, features, buckets, inputs);
+  const review = { parts, clauses, buckets, places: lastBucketPlaces(), inputs, rules: aspects };
+  const layer = new Float64Array(ASPECTS.length * LAYER_PROBABILITIES);
+  const given = layerAspects(models.layer, review, layer);
+  return { sentiment: { score, label }, overall, aspects: given, inputs, layer, rules: aspects };
 }
 
 const OPPOSITE: Partial<Record<string, string>> = { positive: "negative", negative: "positive" };
@@ -520,50 +572,96 @@ function praiseNotTheWriters(quote: string, parts: readonly string[]): boolean {
 }
 
 /**
- * The aspects a reader may be shown: the engine abstains rather than show a chip its own readings dispute or its
- * quote does not carry.
- * - The review as a whole must not carry the opposite label. A wholly negative review with a praising chip (or the
- *   reverse) means one of the two readings is wrong, and the chip is the one that misleads: a concession ("Not
- *   cheap, but..."), a problem told as a story, sarcasm, another company's failing read as a judgement.
- * - The quote, read alone, must not say the opposite: neither as a whole nor of that aspect. A long review's tone
- *   can flip a clause; a reader judges the chip by the quote beside it.
- * - The quote alone must carry the chip: it names the aspect, or it leans the chip's way. A quote that carries no
- *   polarity alone, or opens with a condition, shows the reader nothing to trust.
- * - Praise in a review not read as positive needs a quote that, read alone, praises that aspect or praises
- *   clearly as a whole (WEAK_PRAISE); praise whose quote ends in a bare denial ("Fixed: no.") is denied by it.
- * - Price criticism followed by a turn ("Pricey, yes, but...") is a concession: the writer's verdict on the price
- *   lies after the turn.
- * - Praise of the work that only says it was done, followed by a turn ("Fixed the toilet, but..."): the verdict on
- *   the work lies after the turn.
+ * Why the hand-written chip rules abstain from a praising or criticising chip (the verifier reads each reason as a
+ * feature; without a verifier, any reason hides the chip):
+ * - The review as a whole carries the opposite label. A wholly negative review with a praising chip (or the
+ *   reverse) means one of the two readings is wrong: a concession ("Not cheap, but..."), a problem told as a story,
+ *   sarcasm, another company's failing read as a judgement.
+ * - The quote, read alone, says the opposite: as a whole or of that aspect. A long review's tone can flip a clause.
+ * - The quote alone does not carry the chip: it neither names the aspect nor leans the chip's way, or it opens
+ *   with a condition.
+ * - Praise in a review not read as positive whose quote, read alone, neither praises that aspect nor praises
+ *   clearly as a whole (WEAK_PRAISE); praise whose quote ends in a bare denial ("Fixed: no.").
+ * - Price criticism followed by a turn ("Pricey, yes, but..."), praise of the work that only says it was done
+ *   followed by a turn ("Fixed the toilet, but..."): the writer's verdict lies after the turn.
  * - Praise that is not the writer's finding, in a review not read as positive: a claim or verdict another person
  *   voiced, or a first visit's when a later visit is told after it.
  */
-function shownAspects(analysis: TextAnalysis, parts: readonly string[], neutral: ReadonlySet<string>): AspectMention[] {
+function abstentions(
+  a: AspectMention,
+  analysis: TextAnalysis,
+  read: TextAnalysis,
+  parts: readonly string[],
+): Set<Abstention> {
+  const out = new Set<Abstention>();
+  const opposite = OPPOSITE[a.polarity];
+  const praise = a.polarity === "positive";
+  if (analysis.overall === opposite) out.add("review_opposite");
+  if (CONDITIONAL.test(a.quote)) out.add("conditional");
+  if (praise && DENIED.test(a.quote)) out.add("denied");
+  if (praise && analysis.overall !== "positive" && praiseNotTheWriters(a.quote, parts)) out.add("not_writers");
+  if (a.aspect === "price_value" && !praise && turnFollows(a.quote, parts)) out.add("conceded_price");
+  if (a.aspect === "workmanship" && praise && turnFollows(a.quote, parts) && onlyJobDone(a.quote))
+    out.add("job_done_turn");
+  if (read.overall === opposite) out.add("alone_opposite");
+  const own = read.aspects.filter((b) => b.aspect === a.aspect);
+  if (own.some((b) => b.polarity === opposite)) out.add("alone_aspect_opposite");
+  const carried = own.some((b) => b.polarity === a.polarity);
+  if (praise && analysis.overall !== "positive" && read.sentiment.score < WEAK_PRAISE && !carried)
+    out.add("weak_praise");
+  if (own.length === 0 && read.sentiment.label !== a.polarity) out.add("not_carried");
+  return out;
+}
+
+/** What the engine read of one praising or criticising chip, and whether a reader is shown it. */
+export interface ChipDecision {
+  features: number[];
+  abstentions: ReadonlySet<Abstention>;
+  /** The verifier's probability that the chip contradicts the writer (without a verifier: 0 or 1 by the rules). */
+  contradiction: number;
+  shown: boolean;
+}
+
+/**
+ * The analysis in context and, for each of its praising or criticising aspects, what the chip verifier reads and
+ * whether the chip is shown: the engine abstains rather than show a chip its verifier doubts. A neutral chip
+ * contradicts no writer and is always shown.
+ */
+export function chipReadings(models: EngineModels, parts: readonly string[], neutral: ReadonlySet<string>) {
+  const analysis = analyzeInContext(models, parts, neutral);
   const written = parts.filter((p) => p.trim() !== "");
   const alone = new Map<string, TextAnalysis>();
   // A review of one clause is its own context: its quote read alone is the review.
   if (written.length === 1) alone.set(written[0].trim(), analysis);
-  return analysis.aspects.filter((a) => {
-    const opposite = OPPOSITE[a.polarity];
-    if (opposite === undefined) return true;
-    if (analysis.overall === opposite || CONDITIONAL.test(a.quote)) return false;
-    if (a.polarity === "positive" && DENIED.test(a.quote)) return false;
-    if (a.polarity === "positive" && analysis.overall !== "positive" && praiseNotTheWriters(a.quote, parts))
-      return false;
-    if (a.aspect === "price_value" && a.polarity === "negative" && turnFollows(a.quote, parts)) return false;
-    if (a.aspect === "workmanship" && a.polarity === "positive" && turnFollows(a.quote, parts) && onlyJobDone(a.quote))
-      return false;
+  const chips = new Map<AspectMention, ChipDecision>();
+  let cues: ReviewCues | undefined;
+  for (const a of analysis.aspects) {
+    if (OPPOSITE[a.polarity] === undefined) continue;
     let read = alone.get(a.quote);
     if (!read) {
-      read = analyzeInContext([a.quote], neutral);
+      read = analyzeInContext(models, [a.quote], neutral);
       alone.set(a.quote, read);
     }
-    if (read.overall === opposite) return false;
-    const own = read.aspects.filter((b) => b.aspect === a.aspect);
-    if (own.some((b) => b.polarity === opposite)) return false;
-    const carried = own.some((b) => b.polarity === a.polarity);
-    if (a.polarity === "positive" && analysis.overall !== "positive" && read.sentiment.score < WEAK_PRAISE && !carried)
-      return false;
-    return own.length > 0 || read.sentiment.label === a.polarity;
-  });
+    const why = abstentions(a, analysis, read, parts);
+    cues ??= reviewCues(parts);
+    const features = chipFeatures({
+      chip: a,
+      parts,
+      overall: analysis.overall,
+      score: analysis.sentiment.score,
+      inputs: analysis.inputs,
+      rules: analysis.rules,
+      layer: analysis.layer,
+      alone: { overall: read.overall, score: read.sentiment.score, aspects: read.aspects },
+      abstentions: why,
+      cues,
+    });
+    const { verifier } = models;
+    const contradiction = verifier ? contradictionProbability(verifier, features) : why.size > 0 ? 1 : 0;
+    const shown = verifier
+      ? contradiction < verifier.threshold && !verifier.veto.some((r) => why.has(r))
+      : why.size === 0;
+    chips.set(a, { features, abstentions: why, contradiction, shown });
+  }
+  return { analysis, chips };
 }

@@ -346,12 +346,25 @@ function supportingClauses(layer: AspectLayer, review: LayerReview, wanted: read
   return best;
 }
 
-/** A review's aspects under the layer: one per aspect given, with one polarity (see the header). */
-export function layerAspects(layer: AspectLayer, review: LayerReview): AspectMention[] {
+/** Per aspect, the layer's P(present) then P(each of ASPECT_POLARITIES | present): what the chip verifier reads. */
+export const LAYER_PROBABILITIES = 1 + C;
+
+/**
+ * A review's aspects under the layer: one per aspect given, with one polarity (see the header). `probabilities`
+ * (A × LAYER_PROBABILITIES, when given) receives each aspect's probabilities.
+ */
+export function layerAspects(layer: AspectLayer, review: LayerReview, probabilities?: Float64Array): AspectMention[] {
   const { rules } = review;
   const z = aspectScores(layer, review.buckets, review.inputs, rules, localBuckets(review));
   const decided: { present: number; polarity: number }[] = [];
   for (let a = 0; a < A; a++) decided.push(decide(z, a));
+  if (probabilities)
+    for (let a = 0; a < A; a++) {
+      let total = 0;
+      for (let c = 0; c < C; c++) total += Math.exp(z[a * C + c]);
+      probabilities[a * LAYER_PROBABILITIES] = decided[a].present;
+      for (let c = 0; c < C; c++) probabilities[a * LAYER_PROBABILITIES + 1 + c] = Math.exp(z[a * C + c]) / total;
+    }
   const out: AspectMention[] = [];
   const given = new Set<Aspect>();
   for (const m of rules) {

@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import { loadSampleBusiness, readEvalFile } from "../scripts/eval/eval-files.ts";
 import { heldOutCheck } from "../scripts/eval/evaluate.ts";
 import { analyzeText } from "../src/analyze-text.ts";
+import { CHIP_VERIFIER_VERSION } from "../src/chip-verifier.ts";
 import { buildMatcher, findMentions } from "../src/mentions.ts";
 import { REVIEW_MODEL_VERSION } from "../src/review-model.ts";
 import { ANALYSIS_VERSION, ENGINE, ENGINE_VERSION, LEXICON_VERSIONS, MODEL_VERSION } from "../src/version.ts";
@@ -120,6 +121,7 @@ describe("evaluation integrity", () => {
     for (const [name, version] of Object.entries(LEXICON_VERSIONS))
       assert.ok(ANALYSIS_VERSION.includes(`${name}@${version}`));
     assert.ok(ANALYSIS_VERSION.includes(`${ENGINE}@${ENGINE_VERSION} ${REVIEW_MODEL_VERSION} `));
+    assert.ok(ANALYSIS_VERSION.includes(` ${CHIP_VERIFIER_VERSION} `), "and the chip verifier");
     assert.equal(MODEL_VERSION, REVIEW_MODEL_VERSION);
   });
 });

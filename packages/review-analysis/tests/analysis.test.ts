@@ -4,7 +4,9 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { loadSampleBusiness, readEvalFile } from "../scripts/eval/eval-files.ts";
 import { evaluate, parseJsonl } from "../scripts/eval/evaluate.ts";
-import { analyzeByRules, analyzeText } from "../src/analyze-text.ts";
+import { analyzeByRules, analyzeText, chipReadings, engineModels } from "../src/analyze-text.ts";
+import { CHIP_FEATURES } from "../src/chip-features.ts";
+import { chipVerifier } from "../src/chip-verifier.ts";
 import { buildMatcher, findMentions, nameWords, withinOneEdit } from "../src/mentions.ts";
 import { clauses } from "../src/segment.ts";
 
@@ -147,22 +149,20 @@ describe("chips a reader is shown", () => {
   const OPPOSITE: Record<string, string> = { positive: "negative", negative: "positive" };
   const texts = async () => parseJsonl(await readEvalFile("dev.jsonl"), "eval/dev.jsonl").map((i) => i.text);
 
-  test("no chip says the opposite of the whole review's label, or of its own quote read alone", async () => {
-    let chips = 0;
+  test("a chip the whole review or its quote alone reads the other way is doubted, and the verifier learned to weigh it", async () => {
+    let doubted = 0;
     for (const text of await texts()) {
-      const { overall, aspects } = analyzeText([text]);
-      for (const a of aspects) {
-        chips++;
-        assert.notEqual(overall, OPPOSITE[a.polarity], `${a.aspect} ${a.polarity} in a ${overall} review: ${text}`);
+      const { analysis, chips } = chipReadings(engineModels(), [text], new Set());
+      for (const [a, read] of chips) {
         const alone = analyzeText([a.quote]);
-        assert.notEqual(alone.overall, OPPOSITE[a.polarity], `"${a.quote}" alone is ${alone.overall}`);
-        assert.ok(
-          !alone.aspects.some((b) => b.aspect === a.aspect && b.polarity === OPPOSITE[a.polarity]),
-          `"${a.quote}" alone gives ${a.aspect} the opposite polarity`,
-        );
+        if (analysis.overall === OPPOSITE[a.polarity]) assert.ok(read.abstentions.has("review_opposite"), text);
+        if (alone.overall === OPPOSITE[a.polarity] && read.abstentions.has("alone_opposite")) doubted++;
       }
     }
-    assert.ok(chips > 300, `${chips} chips`);
+    assert.ok(doubted > 0, "the development set has quotes read the other way alone");
+    const weights = chipVerifier();
+    for (const reason of ["review_opposite", "alone_opposite", "alone_aspect_opposite"])
+      assert.ok(weights.weights[CHIP_FEATURES.indexOf(`abstain_${reason}`)] > 0, `${reason} raises the doubt`);
   });
 
   test("a quote that opens with a condition is no chip", () => {
@@ -170,48 +170,57 @@ describe("chips a reader is shown", () => {
     assert.ok(!analyzeText([text]).aspects.some((a) => /^\s*if\b/i.test(a.quote)), "no conditional quote");
   });
 
-  test("a concession in a wholly negative review is no praising chip", () => {
+  test("a concession in a wholly negative review is doubted; the complaints are shown", () => {
     const text =
       "The technician was polite, I will give him that. The repair failed twice in a week, the office stopped answering, and we paid $600 for nothing. Never again.";
-    const { overall, aspects } = analyzeText([text]);
-    assert.equal(overall, "negative");
-    assert.deepEqual(
-      aspects.filter((a) => a.polarity === "positive"),
-      [],
+    const { analysis, chips } = chipReadings(engineModels(), [text], new Set());
+    assert.equal(analysis.overall, "negative");
+    for (const [a, read] of chips) if (a.polarity === "positive") assert.ok(read.abstentions.has("review_opposite"));
+    assert.ok(
+      analyzeText([text]).aspects.some((a) => a.polarity === "negative"),
+      "the complaints are still shown",
     );
-    assert.ok(aspects.length > 0, "the complaints are still shown");
   });
 
-  const praise = (text: string) => analyzeText([text]).aspects.filter((a) => a.polarity === "positive");
+  /** Why the hand-written chip rules doubt each praising chip of a text (features of the chip verifier). */
+  const doubts = (text: string) => {
+    const { chips } = chipReadings(engineModels(), [text], new Set());
+    return [...chips].filter(([a]) => a.polarity === "positive").map(([a, read]) => ({ a, why: read.abstentions }));
+  };
 
-  test("praise another person voiced is no chip in a review not read as positive", () => {
+  test("praise another person voiced is doubted in a review not read as positive", () => {
     const told = 'The tech told us "easy fix, twenty minutes tops." Three hours later he was still in the attic.';
-    assert.deepEqual(praise(told), []);
     const hearsay = "Our neighbor swore they were friendly. The guy who came to us barely spoke and left a mess.";
-    assert.deepEqual(praise(hearsay), []);
+    for (const text of [told, hearsay]) {
+      const praised = doubts(text);
+      assert.ok(praised.length > 0, text);
+      for (const { a, why } of praised.filter(({ a }) => /told|swore/.test(a.quote)))
+        assert.ok(why.has("not_writers"), `${a.aspect} "${a.quote}"`);
+    }
     assert.ok(analyzeText([hearsay]).aspects.length > 0, "the writer's own complaints are still shown");
   });
 
-  test("praise of a first visit that a later visit follows is no chip in a review not read as positive", () => {
+  test("praise of a first visit that a later visit follows is doubted in a review not read as positive", () => {
     const text =
       "First visit, the tech was excellent and had the furnace running in an hour. Second visit a different tech broke the thermostat and never came back.";
-    assert.deepEqual(
-      praise(text).filter((a) => a.quote.startsWith("First visit")),
-      [],
-    );
+    const first = doubts(text).filter(({ a }) => a.quote.startsWith("First visit"));
+    assert.ok(first.length > 0);
+    for (const { why } of first) assert.ok(why.has("not_writers"));
   });
 
-  test("work praised only as done, before a turn, is no chip ('Fixed the toilet, but...')", () => {
-    const text = "They fixed our water heater, but the relief valve started dripping the next day.";
-    assert.deepEqual(
-      praise(text).filter((a) => a.aspect === "workmanship"),
-      [],
+  test("work praised only as done, before a turn, is doubted ('Fixed the toilet, but...')", () => {
+    const done = doubts("They fixed our water heater, but the relief valve started dripping the next day.");
+    assert.ok(done.some(({ a, why }) => a.aspect === "workmanship" && why.has("job_done_turn")));
+    const beautiful = doubts("They did a beautiful job on the water heater, but the invoice came late.");
+    assert.ok(
+      beautiful.some(({ a, why }) => a.aspect === "workmanship" && !why.has("job_done_turn")),
+      "praise that says more than done is not",
     );
     assert.ok(
-      praise("They did a beautiful job on the water heater, but the invoice came late.").some(
-        (a) => a.aspect === "workmanship",
+      analyzeText(["They did a beautiful job on the water heater, but the invoice came late."]).aspects.some(
+        (a) => a.aspect === "workmanship" && a.polarity === "positive",
       ),
-      "praise that says more than done is still shown",
+      "and is shown",
     );
   });
 });

@@ -2,6 +2,7 @@
 // files match their sha256, a changed one is REFUSED (exit 1) by the real script, and --sets leaves the others out.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { appendFile, cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,6 +39,7 @@ test("no option scores every set but dev; --dev scores dev only", () => {
     "holdout-9",
     "holdout-10",
     "holdout-11",
+    "holdout-12",
   ];
   const sets = chooseSets([]);
   assert.deepEqual(sets.slice(0, named.length), named);
@@ -82,6 +84,7 @@ test("every held-out set is pinned, and its committed file matches its committed
     "holdout-9",
     "holdout-10",
     "holdout-11",
+    "holdout-12",
   ];
   const added = EVAL_SETS.filter((s) => !(named as string[]).includes(s) && /^holdout-\d+$/.test(s));
   assert.deepEqual(Object.keys(HELD_OUT), [...named, ...added]);
@@ -107,8 +110,9 @@ test("a held-out set tuned on since is reported as spent; the newest held-out se
   assert.ok(SPENT["holdout-9"], "holdout-9's shown chips were read");
   assert.ok(SPENT["holdout-10"], "holdout-10's contradicting chips were read");
   assert.ok(SPENT["holdout-11"], "holdout-11's contradicting chips were read");
+  assert.ok(SPENT["holdout-12"], "holdout-12 is training data of the chip verifier");
   for (const set of Object.keys(HELD_OUT))
-    if (!set.match(/^holdout-(?:[2-9]|1[01])$/)) assert.equal(SPENT[set as EvalSet], undefined);
+    if (!set.match(/^holdout-(?:[2-9]|1[012])$/)) assert.equal(SPENT[set as EvalSet], undefined);
 });
 
 test("a held-out set dropped into eval/ with its sha256 beside it is scored, after the named ones, in the order of N", () => {
@@ -123,6 +127,7 @@ test("a held-out set dropped into eval/ with its sha256 beside it is scored, aft
     "holdout-11.sha256",
     "holdout-11.jsonl",
     "holdout-12.jsonl",
+    "holdout-12.sha256",
     "holdout-x.jsonl",
     "holdout-011.jsonl",
     "holdout-011.sha256",
@@ -143,6 +148,25 @@ test("the models learn from no held-out set, nor from a spent one they were not 
   for (const set of LABELLED_SETS) {
     assert.ok(HELD_OUT[set as EvalSet] === undefined || SPENT[set as EvalSet] !== undefined, set);
     assert.equal(NOT_LEARNED[set as EvalSet], undefined, set);
+  }
+});
+
+test("the chip verifier learns from no set still held out, and from the spent sets the other models never saw", async () => {
+  const file = JSON.parse(await readFile(new URL("src/model/chip-verifier.json", ROOT), "utf8"));
+  const learned = Object.keys(file.files);
+  for (const set of learned)
+    assert.ok(
+      HELD_OUT[set as EvalSet] === undefined || SPENT[set as EvalSet] !== undefined,
+      `${set} is still held out`,
+    );
+  for (const set of [...LABELLED_SETS, ...Object.keys(NOT_LEARNED)]) assert.ok(learned.includes(set), set);
+  for (const [set, hash] of Object.entries(file.files as Record<string, string>)) {
+    const text = await readFile(new URL(`eval/${set}.jsonl`, ROOT));
+    assert.equal(
+      createHash("sha256").update(text).digest("hex"),
+      hash,
+      `${set} changed since the verifier learned from it`,
+    );
   }
 });
 

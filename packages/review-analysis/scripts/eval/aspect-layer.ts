@@ -37,13 +37,14 @@ import {
   loadLabelled,
   logProbabilities,
   type ModelSet,
+  type TextModel,
   TRAIN_SETS,
   train,
 } from "./text-model.ts";
 
 /** Files the rules were never tuned on: the folds whose mean decides, and the items that weigh 1 in training. */
 export const UNTUNED_FOLDS: readonly ModelSet[] = [...TRAIN_SETS, "holdout-6", "holdout-7", "holdout-8"];
-const UNTUNED_ITEMS = new Set<ModelSet>(["dev-check", ...UNTUNED_FOLDS]);
+export const UNTUNED_ITEMS = new Set<ModelSet>(["dev-check", ...UNTUNED_FOLDS]);
 
 export interface LayerConfig {
   /** L2 penalty per item on every weight but the biases. */
@@ -102,7 +103,11 @@ export function localGroupsOf(
 export const LAYER_FOLDS: readonly ModelSet[] = LABELLED_SETS.filter((s) => s !== "dev-check");
 
 /** Every labelled file that exists (LABELLED_SETS), read as the engine reads it, with out-of-file text inputs. */
-export async function loadLayerItems(business: Catalog, sets: readonly ModelSet[] = LABELLED_SETS) {
+export async function loadLayerItems(
+  business: Catalog,
+  sets: readonly ModelSet[] = LABELLED_SETS,
+  onTextModel: (set: ModelSet, model: TextModel) => void = () => {},
+) {
   const neutral = nameWords(business);
   const labelled = await loadLabelled(sets);
   const items: LayerItem[] = labelled.map(({ set, item }) => {
@@ -128,6 +133,7 @@ export async function loadLayerItems(business: Catalog, sets: readonly ModelSet[
       outside.map((x) => ({ ...example(x), y: ["positive", "neutral", "negative", "mixed"].indexOf(x.item.label) })),
       textConfig,
     );
+    onTextModel(set, model);
     for (const x of items)
       if (x.set === set) {
         x.inputs.set(x.features);

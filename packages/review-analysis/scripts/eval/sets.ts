@@ -19,6 +19,7 @@ const NAMED_SETS = [
   "holdout-9",
   "holdout-10",
   "holdout-11",
+  "holdout-12",
 ] as const;
 export type EvalSet = (typeof NAMED_SETS)[number] | `holdout-${number}`;
 
@@ -59,6 +60,7 @@ export const HELD_OUT: Partial<Record<EvalSet, string>> = {
   "holdout-9": "holdout-9.sha256",
   "holdout-10": "holdout-10.sha256",
   "holdout-11": "holdout-11.sha256",
+  "holdout-12": "holdout-12.sha256",
   ...Object.fromEntries(ADDED.map((set) => [set, `${set}.sha256`])),
 };
 
@@ -80,16 +82,21 @@ export const SPENT: Partial<Record<EvalSet, string>> = {
     "scored once while held out, on summary figures only; its contradicting chips were read since, to choose which chips the engine abstains from",
   "holdout-11":
     "scored once while held out, on summary figures only; its contradicting chips were read since, to choose how the engine reads and which chips it abstains from",
+  "holdout-12":
+    "scored once while held out, on summary figures only; training data of the chip verifier since (leave-one-writer-out)",
 };
 
 /**
- * Spent sets the committed models have not learned from (they were trained while the set was held out): kept out of
- * the models' files, so that retraining with the same settings still gives the committed bytes.
+ * Spent sets the committed review-label model and aspect layer have not learned from (they were trained while the
+ * set was held out): kept out of those models' files, so that retraining with the same settings still gives the
+ * committed bytes. The chip verifier learns from them: read by the committed models, they are the chips of text
+ * those models never saw, as a new review's are.
  */
 export const NOT_LEARNED: Partial<Record<EvalSet, string>> = {
   "holdout-9": "spent after the review-label model and the aspect layer were trained",
   "holdout-10": "spent after the review-label model and the aspect layer were trained",
   "holdout-11": "spent after the review-label model and the aspect layer were trained",
+  "holdout-12": "spent after the review-label model and the aspect layer were trained",
 };
 
 /**
