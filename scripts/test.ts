@@ -1,4 +1,5 @@
-// npm test and its parts: node scripts/test.ts [unit|system|slow|all] [--concurrency=N] [--list] [--cpu] [FILE…]
+// npm test and its parts: node scripts/test.ts [main|unit|system|slow|all] [--concurrency=N] [--list] [--cpu] [FILE…]
+// main (npm test) = unit + system; slow (npm run test:slow) is what CI runs besides; all = the three at once.
 // Picks the test files of a part, checks that what the part needs is installed (saying how to install what is
 // not), and runs them with node:test, several files at once: each test file runs in its own process with its
 // own temporary folders, databases and ports (tests/helpers/paths.ts), so files share no state.
@@ -13,10 +14,13 @@ import { writeSampleContent } from "./content-generator/sample.ts";
 import type { FileReport } from "./test/complete-reports.ts";
 import { missingPrerequisites } from "./test/prerequisites.ts";
 
-const PARTS = ["unit", "system", "slow", "all"] as const;
+const PARTS = ["main", "unit", "system", "slow", "all"] as const;
 type Part = (typeof PARTS)[number];
 
-/** Minutes-long checks (retraining a model, the evaluation command line): test:slow, which npm test also runs. */
+/**
+ * Minutes-long checks (retraining a model, the evaluation command line): test:slow, which CI runs after npm test
+ * (.ci/run), so that npm test stays a loop of a few minutes.
+ */
 const SLOW_FILES = new Set(["text-model.test.ts", "eval-sets.test.ts"]);
 
 /**
@@ -38,6 +42,7 @@ async function filesOf(part: Part): Promise<string[]> {
   if (part === "unit") return unitAndPackages.filter((f) => !isSlow(f));
   if (part === "slow") return unitAndPackages.filter(isSlow);
   if (part === "system") return system;
+  if (part === "main") return [...system, ...unitAndPackages.filter((f) => !isSlow(f))];
   // Slow files first, so their minutes overlap with everything else.
   return [...unitAndPackages.filter(isSlow), ...system, ...unitAndPackages.filter((f) => !isSlow(f))];
 }
@@ -166,7 +171,7 @@ function printCpu(logFile: string): void {
 }
 
 const args = process.argv.slice(2);
-const part = (args.find((a) => (PARTS as readonly string[]).includes(a)) ?? "all") as Part;
+const part = (args.find((a) => (PARTS as readonly string[]).includes(a)) ?? "main") as Part;
 const given = args.filter((a) => a.endsWith(".ts"));
 const concurrencyArg = args.find((a) => a.startsWith("--concurrency="));
 /**
