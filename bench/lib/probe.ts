@@ -14,6 +14,31 @@ export async function rssOf(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
+/** GET `url` on one kept connection every `everyMs` while `running()`, reporting each answer's time and whether it was 200. */
+export async function probeEvery(
+  url: string,
+  everyMs: number,
+  running: () => boolean,
+  report: (ms: number, ok: boolean) => void,
+): Promise<void> {
+  const agent = new Agent({ connections: 1 });
+  while (running()) {
+    const start = performance.now();
+    let ok = false;
+    try {
+      const r = await request(url, { dispatcher: agent });
+      await r.body.dump();
+      ok = r.statusCode === 200;
+    } catch {
+      ok = false;
+    }
+    const ms = performance.now() - start;
+    report(ms, ok);
+    await sleep(Math.max(0, everyMs - ms));
+  }
+  await agent.close();
+}
+
 export interface ProbeSample {
   /** Seconds since the watch began. */
   at: number;
@@ -68,24 +93,13 @@ export function watch(url: string, pid: number, opts: { path?: string; everyMs?:
   const exited = new Promise<void>((resolve) => lines.once("close", () => resolve()));
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
   benchLoop.enable();
-  const agent = new Agent({ connections: 1 });
   let running = true;
-  const probing = (async () => {
-    while (running) {
-      const start = performance.now();
-      let ok = false;
-      try {
-        const r = await request(target, { dispatcher: agent });
-        await r.body.dump();
-        ok = r.statusCode === 200;
-      } catch {
-        ok = false;
-      }
-      const ms = performance.now() - start;
-      benchProbes.push({ at: since(), ms, ok });
-      await sleep(Math.max(0, everyMs - ms));
-    }
-  })();
+  const probing = probeEvery(
+    target,
+    everyMs,
+    () => running,
+    (ms, ok) => benchProbes.push({ at: since(), ms, ok }),
+  );
   return {
     probes,
     rss,
@@ -104,7 +118,6 @@ export function watch(url: string, pid: number, opts: { path?: string; everyMs?:
       child.stdin?.end();
       await Promise.all([probing, exited]);
       benchLoop.disable();
-      await agent.close();
     },
   };
 }

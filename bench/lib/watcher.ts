@@ -5,8 +5,7 @@
 // stdin closes. Usage: node bench/lib/watcher.ts URL PID PROBE_EVERY_MS RSS_EVERY_MS. Loopback only.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, request } from "undici";
-import { rssOf } from "./probe.ts";
+import { probeEvery, rssOf } from "./probe.ts";
 
 const [url, pid, everyMs, rssEveryMs] = process.argv.slice(2);
 const now = () => performance.timeOrigin + performance.now();
@@ -19,23 +18,12 @@ process.stdin.resume();
 process.stdin.once("end", () => {
   running = false;
 });
-const agent = new Agent({ connections: 1 });
-const probing = (async () => {
-  while (running) {
-    const start = performance.now();
-    let ok = false;
-    try {
-      const r = await request(url, { dispatcher: agent });
-      await r.body.dump();
-      ok = r.statusCode === 200;
-    } catch {
-      ok = false;
-    }
-    const ms = performance.now() - start;
-    emit({ probe: true, at: now(), ms, ok });
-    await sleep(Math.max(0, Number(everyMs) - ms));
-  }
-})();
+const probing = probeEvery(
+  url,
+  Number(everyMs),
+  () => running,
+  (ms, ok) => emit({ probe: true, at: now(), ms, ok }),
+);
 const sampling = (async () => {
   while (running) {
     emit({ rss: true, at: now(), mb: await rssOf(Number(pid)) });
@@ -43,5 +31,4 @@ const sampling = (async () => {
   }
 })();
 await Promise.all([probing, sampling]);
-await agent.close();
 emit({ loop: true, p99_ms: loop.percentile(99) / 1e6, max_ms: loop.max / 1e6 });
